@@ -1,0 +1,29 @@
+# The two entry points of the README: `make run` and `make test`. Each installs the system
+# packages a fresh machine lacks first.
+SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev pkg-config
+SWIFT_TEST_FLAGS ?= --disable-swift-testing
+
+.PHONY: deps run test build-tests check-warnings
+
+deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+run: deps
+	swift run -c release ServiceApp
+
+# Builds everything with our own code held to zero warnings, then runs the whole test suite.
+test: deps check-warnings
+	swift test $(SWIFT_TEST_FLAGS)
+
+check-warnings:
+	@swift build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error|Compiling|Build" | tail -3; \
+	if grep -E "^/.*/(Sources|Tests)/.*warning:" .build-warnings.log | grep -v "/.build/" ; then \
+	  echo "warnings in project code (above)"; rm -f .build-warnings.log; exit 1; fi; \
+	if grep -q "error:" .build-warnings.log; then rm -f .build-warnings.log; exit 1; fi; \
+	rm -f .build-warnings.log
