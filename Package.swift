@@ -5,11 +5,32 @@ let package = Package(
     name: "CombineServer",
     products: [
         .library(name: "StreamCore", targets: ["StreamCore"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Our Combine for Linux. Depends on Foundation and Dispatch only.
         .target(name: "StreamCore"),
+
+        // zlib, for gzip responses and WebSocket permessage-deflate.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // HTTP/1.1 + WebSocket server on Foundation/Dispatch sockets.
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "StreamCore", "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

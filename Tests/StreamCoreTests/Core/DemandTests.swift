@@ -1,3 +1,4 @@
+import Foundation
 import StreamCore
 import XCTest
 
@@ -34,4 +35,3 @@ final class DemandTests: XCTestCase {
     }
 }
 
-import Foundation

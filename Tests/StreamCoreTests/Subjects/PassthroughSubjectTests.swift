@@ -1,3 +1,4 @@
+import Dispatch
 import StreamCore
 import XCTest
 
@@ -95,4 +96,3 @@ final class PassthroughSubjectTests: XCTestCase {
     }
 }
 
-import Dispatch

@@ -1,0 +1,8 @@
+import HTTPServer
+import XCTest
+
+final class ZlibLinkTests: XCTestCase {
+    func testLinksAgainstZlib() {
+        XCTAssertTrue(zlibVersionString.hasPrefix("1."))
+    }
+}
