@@ -1,0 +1,45 @@
+// StreamCore against OpenCombine 0.14.0, same machine, same run, release build:
+//   swift run -c release --package-path Benchmarks StreamCoreBench
+// Prints a Markdown table for docs/benchmarks.md.
+
+let chainValues = 10_000_000
+let subscribeTimes = 1_000_000
+let switchValues = 100_000
+
+let cases = [
+    Case(
+        name: "PassthroughSubject → map → filter → removeDuplicates → sink, 10M Ints",
+        unit: "ns/value", operations: chainValues,
+        streamCore: { StreamCoreCases.subjectChain(values: chainValues) },
+        openCombine: { OpenCombineCases.subjectChain(values: chainValues) }
+    ),
+    Case(
+        name: "subscribe + cancel `Just(1).map{…}.sink{…}`, 1M times",
+        unit: "ns/op", operations: subscribeTimes,
+        streamCore: { StreamCoreCases.subscribeCancel(times: subscribeTimes) },
+        openCombine: { OpenCombineCases.subscribeCancel(times: subscribeTimes) }
+    ),
+    Case(
+        name: "`map { Just($0) }.switchToLatest()`, 100k values",
+        unit: "ns/value", operations: switchValues,
+        streamCore: { StreamCoreCases.switchToLatest(values: switchValues) },
+        openCombine: { OpenCombineCases.switchToLatest(values: switchValues) }
+    ),
+]
+
+print("| benchmark | StreamCore | OpenCombine 0.14.0 | speed-up |")
+print("|---|---:|---:|---:|")
+for benchmark in cases {
+    let ours = measure(runs: 5, operations: benchmark.operations, benchmark.streamCore)
+    let theirs = measure(runs: 5, operations: benchmark.operations, benchmark.openCombine)
+    precondition(ours.checksum == theirs.checksum, "\(benchmark.name): results differ")
+    let speedup = theirs.nsPerOp / ours.nsPerOp
+    print(
+        "| \(benchmark.name) | \(format(ours.nsPerOp)) \(benchmark.unit) | \(format(theirs.nsPerOp)) \(benchmark.unit) | \(format(speedup))× |"
+    )
+}
+
+func format(_ value: Double) -> String {
+    let scaled = (value * 10).rounded() / 10
+    return String(describing: scaled)
+}

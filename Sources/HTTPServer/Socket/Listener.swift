@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// Accepts connections on a listening socket and hands each to a loop of the group.
+///
+/// Enforces the connection limit: a connection over the limit is accepted and closed at once,
+/// so it neither waits in the backlog nor costs more than a moment.
+final class Listener: @unchecked Sendable {
+    // Sendable: `socket` and `group` never change; `source` is only touched on `queue`;
+    // `open` and `accepting` are guarded by `lock`.
+
+    let socket: Socket
+    let address: SocketAddress
+    private let group: EventLoopGroup
+    private let queue = DispatchQueue(label: "httpserver.accept")
+    private var source: DispatchSourceRead?
+    private let lock = NSLock()
+    private var open = 0
+    private var accepting = true
+    private let maxConnections: Int
+    private let logger: Logger
+    private let accept: @Sendable (Connection) -> Void
+
+    /// Binds and listens on `address`; `accept` is called on the new connection's loop.
+    init(
+        address: SocketAddress, backlog: Int32, group: EventLoopGroup, maxConnections: Int, logger: Logger,
+        accept: @escaping @Sendable (Connection) -> Void
+    ) throws(SocketError) {
+        socket = try Socket.listening(on: address, backlog: backlog)
+        self.address = try socket.localAddress()
+        self.group = group
+        self.maxConnections = maxConnections
+        self.logger = logger
+        self.accept = accept
+    }
+
+    /// The number of open connections.
+    var openConnections: Int { lock.withLock { open } }
+
+    func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
+        source.setEventHandler { [unowned self] in acceptPending() }
+        source.setCancelHandler { [socket] in socket.close() }
+        self.source = source
+        source.resume()
+    }
+
+    /// Stops accepting and closes the listening socket.
+    func stop() {
+        queue.sync {
+            lock.withLock { accepting = false }
+            source?.cancel()
+            source = nil
+        }
+    }
+
+    private func acceptPending() {
+        while true {
+            let accepted: (Socket, SocketAddress)?
+            do {
+                accepted = try socket.accept()
+            } catch {
+                // EMFILE/ENFILE and the like: log and wait for the next readiness event.
+                logger.warning("accept failed: \(error)")
+                return
+            }
+            guard let (client, remote) = accepted else { return }
+            let admitted = lock.withLock {
+                guard accepting, open < maxConnections else { return false }
+                open += 1
+                return true
+            }
+            guard admitted else {
+                client.close()
+                logger.debug("refused connection from \(remote): limit of \(maxConnections) reached")
+                continue
+            }
+            let loop = group.next()
+            let connection = Connection(socket: client, remote: remote, loop: loop) { [weak self] _ in
+                self?.lock.withLock { self?.open -= 1 }
+            }
+            loop.queue.async { [accept] in
+                connection.start()
+                accept(connection)
+            }
+        }
+    }
+}
