@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "GithubProxy", targets: ["GithubProxy"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -29,8 +30,24 @@ let package = Package(
             ]
         ),
 
+        // libcurl, for the upstream HTTP client.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
+        .target(
+            name: "GithubProxy",
+            dependencies: [
+                "StreamCore", "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

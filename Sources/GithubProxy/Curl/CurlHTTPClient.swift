@@ -1,0 +1,81 @@
+import CCurl
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An HTTP client on libcurl's multi interface: one multi handle (so connections are reused and
+/// HTTP/2 is multiplexed where the server offers it) driven by one thread.
+public final class CurlHTTPClient: Sendable {
+    /// Limits and timeouts.
+    public struct Configuration: Sendable {
+        public var connectTimeoutMilliseconds: Int
+        /// The whole request, redirects included; a request's own `timeoutInterval` can shorten it.
+        public var requestTimeoutMilliseconds: Int
+        public var maxRedirects: Int
+        public var maxResponseBytes: Int
+        public var maxConnectionsPerHost: Int
+
+        public init(
+            connectTimeoutMilliseconds: Int = 5_000, requestTimeoutMilliseconds: Int = 10_000,
+            maxRedirects: Int = 5, maxResponseBytes: Int = 4 * 1024 * 1024, maxConnectionsPerHost: Int = 32
+        ) {
+            self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
+            self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+            self.maxRedirects = maxRedirects
+            self.maxResponseBytes = maxResponseBytes
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+        }
+    }
+
+    public let configuration: Configuration
+    private let multi: CurlMulti
+    /// Where completions are delivered: never on the curl thread, so slow subscribers do not
+    /// stall other transfers.
+    let callbackQueue: DispatchQueue
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        multi = CurlMulti(settings: configuration)
+        callbackQueue = DispatchQueue(label: "curl-callbacks", attributes: .concurrent)
+    }
+
+    deinit { multi.shutdown() }
+
+    /// Starts a request; `completion` runs once on `callbackQueue` unless the returned token is
+    /// cancelled first, which aborts the transfer at once.
+    func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<(data: Data, response: HTTPURLResponse), URLError>) -> Void
+    ) -> CurlTransferToken {
+        let queue = callbackQueue
+        let transfer = CurlTransfer(request: request, maxResponseBytes: configuration.maxResponseBytes) { result in
+            queue.async { completion(result) }
+        }
+        multi.add(transfer)
+        return CurlTransferToken(transfer: transfer, multi: multi)
+    }
+
+    /// Easy handles currently allocated by every client in the process (for leak checks).
+    public static var liveEasyHandles: Int { easyHandleCounter.value }
+
+    static let easyHandleCounter = Counter()
+
+    /// A thread-safe counter.
+    final class Counter: @unchecked Sendable {
+        // Sendable: `count` is guarded by `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func increment() { lock.withLock { count += 1 } }
+        func decrement() { lock.withLock { count -= 1 } }
+    }
+}
+
+/// Cancels one transfer.
+struct CurlTransferToken: Sendable {
+    let transfer: CurlTransfer
+    let multi: CurlMulti
+
+    func cancel() { multi.remove(transfer) }
+}
