@@ -1,0 +1,31 @@
+import Dispatch
+
+/// Hooks for what the client does, for metrics and logs. Every closure may be called from any
+/// thread.
+public struct GithubClientEvents: Sendable {
+    /// An upstream request ended with `outcome` after `seconds` (nil when no request was sent).
+    public var onRequest: @Sendable (_ outcome: String, _ seconds: Double?) -> Void
+    /// A transient failure is about to be retried.
+    public var onRetry: @Sendable (_ login: String, _ error: GithubError) -> Void
+    /// A `304 Not Modified` was served from the ETag cache.
+    public var onCacheHit: @Sendable () -> Void
+
+    public init(
+        onRequest: @escaping @Sendable (String, Double?) -> Void = { _, _ in },
+        onRetry: @escaping @Sendable (String, GithubError) -> Void = { _, _ in },
+        onCacheHit: @escaping @Sendable () -> Void = {}
+    ) {
+        self.onRequest = onRequest
+        self.onRetry = onRetry
+        self.onCacheHit = onCacheHit
+    }
+
+    func requested(outcome: String, since start: DispatchTime? = nil) {
+        let seconds = start.map { Double(DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
+        onRequest(outcome, seconds)
+    }
+
+    func retried(login: String, error: GithubError) { onRetry(login, error) }
+
+    func cacheHit() { onCacheHit() }
+}

@@ -1,0 +1,38 @@
+/// The outcome of looking a username up: the seed's `[GithubAPIUser]` plus why it is empty.
+public struct LookupResult: Equatable, Sendable {
+    /// The status the WebSocket `result` event and the REST answer report.
+    public enum Status: String, Codable, Sendable {
+        case found
+        case notFound = "not_found"
+        case tooShort = "too_short"
+        case invalid
+        case rateLimited = "rate_limited"
+        case unavailable
+    }
+
+    /// The username that was looked up, as typed.
+    public var query: String
+    public var status: Status
+    /// The user when found, else empty (the seed's `catch { Just([]) }`).
+    public var users: [GithubUser]
+    /// The upstream failure behind `rateLimited` and `unavailable`.
+    public var failure: GithubError?
+
+    public init(query: String, status: Status, users: [GithubUser] = [], failure: GithubError? = nil) {
+        self.query = query
+        self.status = status
+        self.users = users
+        self.failure = failure
+    }
+
+    /// The result for a failed upstream lookup.
+    public init(query: String, failure: GithubError) {
+        let status: Status
+        switch failure {
+        case .notFound: status = .notFound
+        case .rateLimited: status = .rateLimited
+        case .timeout, .unavailable, .invalidResponse: status = .unavailable
+        }
+        self.init(query: query, status: status, users: [], failure: failure)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import StreamCore
+
+/// Shares one upstream publisher among concurrent subscribers with the same key (`share()`).
+///
+/// The entry leaves the table as soon as the upstream produces or completes — before the
+/// subscribers see it — so a later subscriber starts a fresh request rather than joining a
+/// finished one. The upstream is cancelled only when every subscriber has cancelled.
+final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
+    // Sendable: `entries` and `nextID` are guarded by `lock`.
+
+    private let lock = NSLock()
+    private var entries: [String: (id: UInt64, publisher: AnyPublisher<Output, Failure>)] = [:]
+    private var nextID: UInt64 = 0
+
+    /// The shared publisher for `key`, made with `make` if none is running.
+    func publisher(for key: String, make: () -> AnyPublisher<Output, Failure>) -> AnyPublisher<Output, Failure> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let entry = entries[key] { return entry.publisher }
+        nextID += 1
+        let id = nextID
+        let remove: @Sendable () -> Void = { [weak self] in self?.remove(key, id: id) }
+        let shared = make()
+            .handleEvents(
+                receiveOutput: { _ in remove() },
+                receiveCompletion: { _ in remove() },
+                receiveCancel: { remove() }
+            )
+            .share()
+            .eraseToAnyPublisher()
+        entries[key] = (id, shared)
+        return shared
+    }
+
+    /// The number of requests in flight.
+    var count: Int { lock.withLock { entries.count } }
+
+    private func remove(_ key: String, id: UInt64) {
+        lock.withLock {
+            if entries[key]?.id == id { entries[key] = nil }
+        }
+    }
+}
