@@ -1,12 +1,18 @@
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
-        /// The closure to execute on receipt of a value.
-        public let receiveValue: (Input) -> Void
-        /// The closure to execute on completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// The closure to execute on receipt of a value (a no-op once the sink has terminated).
+        public var receiveValue: (Input) -> Void { lock.withLock { valueHandler } ?? { _ in } }
+        /// The closure to execute on completion (a no-op once the sink has terminated).
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            lock.withLock { completionHandler } ?? { _ in }
+        }
 
-        private let lock = Lock()
+        // The closures are released on completion or cancel, as Apple's Sink does, so that what
+        // they capture (often the owner of the AnyCancellable) isn't kept alive by a dead sink.
+        @usableFromInline let lock = Lock()
+        @usableFromInline var valueHandler: ((Input) -> Void)?
+        private var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
         private var subscription: Subscription?
         private var terminated = false
 
@@ -15,8 +21,8 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveCompletion = receiveCompletion
-            self.receiveValue = receiveValue
+            completionHandler = receiveCompletion
+            valueHandler = receiveValue
         }
 
         public var description: String { "Sink" }
@@ -35,7 +41,10 @@ extension Subscribers {
 
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            receiveValue(value)
+            lock.lock()
+            let handler = valueHandler
+            lock.unlock()
+            handler?(value)
             return .none
         }
 
@@ -47,8 +56,11 @@ extension Subscribers {
             }
             terminated = true
             subscription = nil
+            let handler = completionHandler
+            completionHandler = nil
+            valueHandler = nil
             lock.unlock()
-            receiveCompletion(completion)
+            handler?(completion)
         }
 
         public func cancel() {
@@ -56,8 +68,12 @@ extension Subscribers {
             let subscription = self.subscription
             self.subscription = nil
             terminated = true
+            let handlers = (valueHandler, completionHandler)
+            valueHandler = nil
+            completionHandler = nil
             lock.unlock()
             subscription?.cancel()
+            withExtendedLifetime(handlers) {}
         }
     }
 }
