@@ -21,7 +21,8 @@ extension Publishers {
     /// A publisher that buffers elements from an upstream publisher.
     ///
     /// Behaves like Apple's: buffered values are handed downstream as demand allows; a finish is
-    /// delivered after the buffer drains, a failure as soon as the downstream has no demand left
+    /// delivered once the buffer is empty and the downstream has demand left over (so possibly
+    /// only at its next request), a failure as soon as the downstream has no demand left
     /// (dropping what is still buffered).
     public struct Buffer<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
