@@ -31,7 +31,7 @@ extension OperationQueue: Scheduler {
         _ action: @escaping () -> Void
     ) {
         nonisolated(unsafe) let action = action
-        DispatchQueue.global().asyncAfter(deadline: Self.deadline(for: date)) {
+        Self.timerQueue.asyncAfter(wallDeadline: Self.deadline(for: date)) {
             self.addOperation { action() }
         }
     }
@@ -45,10 +45,10 @@ extension OperationQueue: Scheduler {
         _ action: @escaping () -> Void
     ) -> Cancellable {
         nonisolated(unsafe) let action = action
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
         timer.setEventHandler { self.addOperation { action() } }
         timer.schedule(
-            deadline: Self.deadline(for: date),
+            wallDeadline: Self.deadline(for: date),
             repeating: Swift.max(interval.timeInterval, 1e-9),
             leeway: .nanoseconds(Int(Swift.max(0, tolerance.timeInterval) * 1e9))
         )
@@ -56,8 +56,14 @@ extension OperationQueue: Scheduler {
         return AnyCancellable { timer.cancel() }
     }
 
-    /// The dispatch deadline matching a wall-clock instant.
-    private static func deadline(for date: SchedulerTimeType) -> DispatchTime {
-        .now() + Swift.max(0, date.date.timeIntervalSinceNow)
+    /// The serial queue on which delayed actions wait; being serial, it hands actions to the
+    /// operation queue in the order of their dates, so delayed values are not reordered.
+    private static let timerQueue = DispatchQueue(label: "StreamCore.OperationQueue.timers")
+
+    /// The wall-clock dispatch deadline of a scheduler instant.
+    private static func deadline(for date: SchedulerTimeType) -> DispatchWallTime {
+        let seconds = date.date.timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        return DispatchWallTime(timespec: timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9)))
     }
 }
