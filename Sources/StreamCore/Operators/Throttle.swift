@@ -1,0 +1,175 @@
+extension Publishers {
+    /// A publisher that publishes either the most-recent or first element published by the upstream
+    /// publisher in a specified time interval.
+    ///
+    /// Behaves like Apple's: the first value after a quiet period is delivered at once (on the
+    /// scheduler); values arriving within `interval` of the last delivery are held, and when the
+    /// window ends the latest (`latest: true`) or the first (`latest: false`) of them is delivered,
+    /// which starts the next window. A completion is delivered after any held value, never before.
+    /// Values that arrive while the downstream has no demand are dropped.
+    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The interval in which to find and emit the most recent element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to publish elements.
+        public let scheduler: Context
+        /// Whether to publish the most recent element (`true`) or the first one (`false`) of a window.
+        public let latest: Bool
+
+        /// Creates a throttling publisher.
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        /// Attaches `subscriber` through a throttling stage.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+        }
+    }
+}
+
+extension Publishers.Throttle {
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private let interval: Context.SchedulerTimeType.Stride
+        private let scheduler: Context
+        private let latest: Bool
+        private let lock = Lock()
+        // Everything below is guarded by `lock`.
+        private var state: ScheduledLinkState<Downstream>
+        private var demand = Subscribers.Demand.none
+        /// The value waiting for its scheduled delivery (at most one per window).
+        private var pendingValue: Input?
+        private var pendingCompletion: Subscribers.Completion<Failure>?
+        private var lastEmission: Context.SchedulerTimeType?
+
+        init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            state = .awaitingSubscription(downstream)
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        var description: String { "Throttle" }
+
+        func receive(subscription: Subscription) {
+            lock.lock()
+            guard case .awaitingSubscription(let downstream) = state else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            state = .subscribed(subscription, downstream)
+            lock.unlock()
+            subscription.request(.unlimited)
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            lock.lock()
+            // As in Combine, a value that finds no demand is dropped, even one that would only
+            // have replaced the held value.
+            guard state.isSubscribed, demand > 0 else {
+                lock.unlock()
+                return .none
+            }
+            if pendingValue != nil {
+                if latest { pendingValue = input }
+                lock.unlock()
+                return .none
+            }
+            let now = scheduler.now
+            let due = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
+            demand -= 1
+            pendingValue = input
+            lock.unlock()
+            if due == now {
+                scheduler.schedule { self.emit() }
+            } else {
+                scheduler.schedule(after: due) { self.emit() }
+            }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard case .subscribed(let subscription, let downstream) = state else {
+                lock.unlock()
+                return
+            }
+            state = .finishing(subscription, downstream)
+            pendingCompletion = completion
+            let emissionScheduled = pendingValue != nil
+            lock.unlock()
+            if !emissionScheduled {
+                scheduler.schedule { self.emit() }
+            }
+        }
+
+        /// Delivers the held value and/or completion; runs on the scheduler.
+        private func emit() {
+            lock.lock()
+            guard let downstream = state.downstream else {
+                lock.unlock()
+                return
+            }
+            let value = pendingValue
+            let completion = pendingCompletion
+            pendingValue = nil
+            pendingCompletion = nil
+            if completion != nil {
+                state = .terminal
+            } else if value != nil {
+                lastEmission = scheduler.now
+            }
+            lock.unlock()
+            var more = Subscribers.Demand.none
+            if let value { more = downstream.receive(value) }
+            if let completion { downstream.receive(completion: completion) }
+            if more > 0 { lock.withLock { demand += more } }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            lock.withLock {
+                if state.isSubscribed { self.demand += demand }
+            }
+        }
+
+        func cancel() {
+            lock.lock()
+            let subscription = state.subscription
+            state = .terminal
+            pendingValue = nil
+            pendingCompletion = nil
+            lock.unlock()
+            subscription?.cancel()
+        }
+    }
+}
+
+extension Publisher {
+    /// Publishes either the most-recent or first element published by the upstream publisher in the
+    /// specified time interval.
+    ///
+    /// - Parameters:
+    ///   - interval: The interval at which to find and emit either the most recent or the first element.
+    ///   - scheduler: The scheduler on which to publish elements.
+    ///   - latest: `true` to publish the most recent element of a window, `false` for the first one.
+    public func throttle<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        latest: Bool
+    ) -> Publishers.Throttle<Self, S> {
+        Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+    }
+}

@@ -1,0 +1,85 @@
+import Dispatch
+import StreamCore
+import XCTest
+
+final class CollectByTimeTests: XCTestCase {
+    func testByTimePublishesEachIntervalsItems() {
+        // Groups drawn as one letter per group: the group's items joined.
+        assertMarbles(input: "ab-c-----d|", expected: "---a--c--d|") { upstream, scheduler in
+            upstream.collect(.byTime(scheduler, .milliseconds(300)))
+                .map { String($0.first ?? "?") }
+                .eraseToAnyPublisher()
+        }
+    }
+
+    func testByTimeGroupsAndTimes() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let upstream = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<[Int], TestError>(clock: { milliseconds(since: start, on: scheduler) })
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.advance(by: .milliseconds(1_500))
+        upstream.send(3)
+        scheduler.advance(by: .seconds(2))  // the empty interval at 3 s publishes nothing
+        upstream.send(4)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.values, [[1, 2], [3], [4]])
+        XCTAssertEqual(recorder.timeline.map(\.time), [0, 1_000, 2_000, 3_500, 3_500])
+        XCTAssertEqual(recorder.completions.count, 1)
+        XCTAssertEqual(scheduler.pendingCount, 0, "the interval timer is cancelled on completion")
+    }
+
+    func testFailureDiscardsPartialGroup() {
+        let scheduler = DispatchQueue.test
+        let upstream = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<[Int], TestError>()
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(.boom))])
+    }
+
+    func testByTimeOrCountPublishesFullGroupsAtOnce() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let upstream = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<[Int], Never>(clock: { milliseconds(since: start, on: scheduler) })
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
+        scheduler.advance(by: .milliseconds(200))
+        upstream.send(1)
+        upstream.send(2)  // full: published now, and the interval restarts
+        upstream.send(3)
+        scheduler.advance(by: .milliseconds(900))
+        XCTAssertEqual(recorder.values, [[1, 2]], "the interval restarted at 200 ms")
+        scheduler.advance(by: .milliseconds(100))
+        XCTAssertEqual(recorder.values, [[1, 2], [3]])
+        XCTAssertEqual(recorder.timeline.dropFirst().map(\.time), [200, 1_200])
+    }
+
+    func testByTimeOrCountRequestsCountTimesDemand() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(2))
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(recorder)
+        XCTAssertEqual(upstream.subscription.requests, [.max(6)])
+        recorder.cancel()
+        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    func testGroupsWaitForDemand() {
+        let scheduler = DispatchQueue.test
+        let upstream = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .none)
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(recorder.values, [])
+        upstream.send(2)
+        recorder.request(.max(1))
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(recorder.values, [[1, 2]])
+    }
+}

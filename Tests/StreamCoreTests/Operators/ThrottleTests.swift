@@ -1,0 +1,126 @@
+import Dispatch
+import StreamCore
+import XCTest
+
+final class ThrottleTests: XCTestCase {
+    private let window = NanosecondStride.milliseconds(300)
+
+    func testFirstValueImmediatelyThenLatestOfEachWindow() {
+        assertMarbles(input: "abc-------e", expected: "a--c------e") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: true).eraseToAnyPublisher()
+        }
+    }
+
+    func testFirstValueImmediatelyThenFirstOfEachWindow() {
+        assertMarbles(input: "abc-------e", expected: "a--b------e") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: false).eraseToAnyPublisher()
+        }
+    }
+
+    func testContinuousInputLatestVersusFirst() {
+        // Each delivery starts the next window: deliveries every 300 ms, picking the latest or
+        // the first value received since the previous one.
+        assertMarbles(input: "abcdefg", expected: "a--d--g") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: true).eraseToAnyPublisher()
+        }
+        assertMarbles(input: "abcdefg", expected: "a--b--e") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: false).eraseToAnyPublisher()
+        }
+    }
+
+    func testCompletionWaitsForHeldValue() {
+        assertMarbles(input: "ab|", expected: "a--(b|)") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: true).eraseToAnyPublisher()
+        }
+        assertMarbles(input: "ab#", expected: "a--(b#)") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: true).eraseToAnyPublisher()
+        }
+    }
+
+    func testCompletionWithNothingHeldIsDeliveredAtOnce() {
+        assertMarbles(input: "a---|", expected: "a---|") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: true).eraseToAnyPublisher()
+        }
+        assertMarbles(input: "#", expected: "#") { upstream, scheduler in
+            upstream.throttle(for: self.window, scheduler: scheduler, latest: false).eraseToAnyPublisher()
+        }
+    }
+
+    /// The product's username field: `throttle(for: 0.5, scheduler:, latest: true)`.
+    func testUsernameFieldTrace() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let field = PassthroughSubject<String, Never>()
+        var received: [(ms: Int, value: String)] = []
+        let cancellable = field
+            .throttle(for: 0.5, scheduler: scheduler, latest: true)
+            .sink { received.append((milliseconds(since: start, on: scheduler), $0)) }
+
+        // Typing slower than the window: every keystroke comes out, at once.
+        for text in ["h", "he", "hec", "heck", "heckj"] {
+            field.send(text)
+            scheduler.advance(by: .milliseconds(600))
+        }
+        XCTAssertEqual(received.map(\.value), ["h", "he", "hec", "heck", "heckj"])
+        XCTAssertEqual(received.map(\.ms), [0, 600, 1_200, 1_800, 2_400])
+
+        // A burst within one window: its first value at once, its latest at the window's end.
+        received = []
+        for text in ["heckj2", "heckj23", "heckj234"] {
+            field.send(text)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(received.map(\.value), ["heckj2", "heckj234"])
+        XCTAssertEqual(received.map(\.ms), [3_000, 3_500])
+        cancellable.cancel()
+    }
+
+    func testValuesWithoutDemandAreDropped() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.throttle(for: .seconds(10), scheduler: scheduler, latest: false).subscribe(recorder)
+        XCTAssertEqual(upstream.subscription.requests, [.unlimited])
+        upstream.send(1)
+        scheduler.advance()
+        upstream.send(2)
+        scheduler.advance(by: .seconds(10))
+        upstream.send(3)  // no demand left
+        scheduler.run()
+        XCTAssertEqual(recorder.values, [1, 2])
+        recorder.request(.max(1))
+        upstream.send(4)
+        scheduler.run()
+        XCTAssertEqual(recorder.values, [1, 2, 4])
+    }
+
+    func testNothingIsDeliveredOnTheCallersThread() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(2)
+        XCTAssertEqual(recorder.values, [])
+        scheduler.advance()
+        XCTAssertEqual(recorder.values, [2], "values sent before the scheduled delivery replace the held one")
+    }
+
+    func testCancelStopsDeliveryAndReleasesDownstream() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+            upstream.send(1)
+            recorder.cancel()
+            scheduler.run()
+            XCTAssertEqual(recorder.values, [])
+        }
+        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertNil(weakRecorder)
+    }
+}
