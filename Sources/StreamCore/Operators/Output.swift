@@ -1,0 +1,160 @@
+extension Publishers {
+    /// A publisher that publishes elements specified by a range in the sequence of published
+    /// elements (`prefix(_:)`, `output(at:)`, `output(in:)`).
+    public struct Output<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// The range of elements to publish.
+        public let range: CountableRange<Int>
+
+        /// Creates a publisher that publishes the elements of `upstream` at the indices in `range`.
+        public init(upstream: Upstream, range: CountableRange<Int>) {
+            precondition(range.lowerBound >= 0, "lower bound in range must not be negative")
+            self.upstream = upstream
+            self.range = range
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, range: range))
+        }
+
+        /// Passes demand through; each element before the range is replaced by a request for one
+        /// more. Once the range's last element is delivered, it cancels the upstream and finishes.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private enum State {
+                case awaitingSubscription
+                case connected(Subscription)
+                case done
+            }
+
+            private let lock = Lock()
+            private var state = State.awaitingSubscription
+            private var downstream: Downstream?
+            private var remainingBeforeStart: Int
+            private var remainingInRange: Int
+
+            init(downstream: Downstream, range: CountableRange<Int>) {
+                self.downstream = downstream
+                remainingBeforeStart = range.lowerBound
+                remainingInRange = range.count
+            }
+
+            var description: String { "Output" }
+
+            func receive(subscription: Subscription) {
+                lock.lock()
+                guard case .awaitingSubscription = state, let downstream else {
+                    lock.unlock()
+                    subscription.cancel()
+                    return
+                }
+                state = .connected(subscription)
+                lock.unlock()
+                downstream.receive(subscription: self)
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                lock.lock()
+                guard case .connected = state, let downstream else {
+                    lock.unlock()
+                    return .none
+                }
+                if remainingBeforeStart > 0 {
+                    remainingBeforeStart -= 1
+                    lock.unlock()
+                    return .max(1)
+                }
+                guard remainingInRange > 0 else {
+                    // Only reachable with an empty range: end at the first element.
+                    lock.unlock()
+                    finish()
+                    return .none
+                }
+                remainingInRange -= 1
+                let isLast = remainingInRange == 0
+                lock.unlock()
+                let demand = downstream.receive(input)
+                guard !isLast else {
+                    finish()
+                    return .none
+                }
+                return demand
+            }
+
+            /// Cancels the upstream and finishes the downstream, once.
+            private func finish() {
+                lock.lock()
+                guard case .connected(let subscription) = state, let downstream else {
+                    lock.unlock()
+                    return
+                }
+                state = .done
+                self.downstream = nil
+                lock.unlock()
+                subscription.cancel()
+                downstream.receive(completion: .finished)
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                lock.lock()
+                guard case .connected = state, let downstream else {
+                    lock.unlock()
+                    return
+                }
+                state = .done
+                self.downstream = nil
+                lock.unlock()
+                downstream.receive(completion: completion)
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                precondition(demand > 0, "demand must be positive")
+                lock.lock()
+                guard case .connected(let subscription) = state else {
+                    lock.unlock()
+                    return
+                }
+                lock.unlock()
+                subscription.request(demand)
+            }
+
+            func cancel() {
+                lock.lock()
+                let previous = state
+                let downstream = self.downstream
+                state = .done
+                self.downstream = nil
+                lock.unlock()
+                if case .connected(let subscription) = previous { subscription.cancel() }
+                _ = downstream  // released here, outside the lock
+            }
+        }
+    }
+}
+
+extension Publishers.Output: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+    /// Republishes elements up to the specified maximum count, then finishes.
+    public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
+        precondition(maxLength >= 0, "maxLength must not be negative")
+        return output(in: 0..<maxLength)
+    }
+
+    /// Publishes a specific element, indicated by its index in the sequence of published
+    /// elements, then finishes.
+    public func output(at index: Int) -> Publishers.Output<Self> {
+        precondition(index >= 0 && index < Int.max, "index must be in 0..<Int.max")
+        return output(in: index..<(index + 1))
+    }
+
+    /// Publishes elements specified by their range in the sequence of published elements
+    /// (zero-based), then finishes.
+    public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
+        Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
+    }
+}
