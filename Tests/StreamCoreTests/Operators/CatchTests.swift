@@ -31,7 +31,7 @@ final class CatchTests: XCTestCase {
         upstream.send(1)
         upstream.send(completion: .failure(.other(1)))
         XCTAssertEqual(errors, [.other(1)])
-        XCTAssertEqual((upstream.subscriptionCount, replacement.subscriptionCount).1, 1)
+        XCTAssertEqual(replacement.subscriptionCount, 1)
         XCTAssertEqual(upstream.subscriptionCount, 1, "catch replaces the upstream; it does not re-subscribe")
         replacement.send(2)
         replacement.send(completion: .finished)
