@@ -29,13 +29,14 @@ extension Publishers {
 
         /// One value in, one value out: the upstream's subscription goes straight to the
         /// downstream. `result` needs no lock because it is touched only in `receive(_:)`, which
-        /// the Publisher contract calls serially.
+        /// the Publisher contract calls serially; for the same reason it opts out of dynamic
+        /// exclusivity checks, which cost more than the rest of the path when unspecialized.
         @usableFromInline
         final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let next: (Output, Upstream.Output) -> Output
-            @usableFromInline var result: Output
+            @usableFromInline @exclusivity(unchecked) var result: Output
 
             @inlinable
             init(downstream: Downstream, initial: Output, next: @escaping (Output, Upstream.Output) -> Output) {

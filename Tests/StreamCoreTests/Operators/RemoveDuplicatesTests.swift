@@ -81,6 +81,35 @@ final class RemoveDuplicatesTests: XCTestCase {
     }
 }
 
+extension RemoveDuplicatesTests {
+    final class Item { let id: Int; init(_ id: Int) { self.id = id } }
+
+    func testKeepsTheLastElementOnlyWhileSubscribed() {
+        let subject = PassthroughSubject<Item, Never>()
+        weak var weakLast: Item?
+        var ids: [Int] = []
+        var cancellable: AnyCancellable? = subject.removeDuplicates { $0.id == $1.id }.sink { ids.append($0.id) }
+        subject.send(Item(1))
+        do {
+            let duplicate = Item(1)
+            weakLast = duplicate
+            subject.send(duplicate)
+        }
+        subject.send(Item(2))
+        XCTAssertNil(weakLast, "replaced by a later element")
+        do {
+            let last = Item(2)
+            weakLast = last
+            subject.send(last)
+        }
+        XCTAssertNotNil(weakLast, "the previous element is remembered")
+        cancellable?.cancel()
+        cancellable = nil
+        XCTAssertEqual(ids, [1, 2])
+        XCTAssertNil(weakLast, "and released with the subscription")
+    }
+}
+
 final class TryRemoveDuplicatesTests: XCTestCase {
     func testDropsDuplicatesAndFailsOnThrow() {
         let upstream = ScriptedPublisher<Int, Never>()
