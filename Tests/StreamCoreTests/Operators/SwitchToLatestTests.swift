@@ -1,3 +1,4 @@
+import Dispatch
 import StreamCore
 import XCTest
 
@@ -139,6 +140,31 @@ final class SwitchToLatestTests: XCTestCase {
         cancellable.cancel()
     }
 
+    func testConcurrentSwitchingNeverDeliversFromAnOlderInner() {
+        let inners = (0..<200).map { _ in PassthroughSubject<Int, Never>() }
+        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let latest = LatestIndex()
+        let recorder = Recorder<Int, Never>()
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(inners[0])
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            if worker == 0 {
+                for index in 1..<inners.count {
+                    outer.send(inners[index])
+                    latest.set(index)
+                }
+            } else {
+                for step in 0..<5_000 {
+                    let index = latest.get()
+                    inners[index].send(index * 100_000 + step)
+                }
+            }
+        }
+        let generations = recorder.values.map { $0 / 100_000 }
+        XCTAssertEqual(generations, generations.sorted(), "a superseded inner never delivers after a newer one")
+        XCTAssertFalse(generations.isEmpty)
+    }
+
     func testFailureTypeOverloads() {
         let neverOuter = PassthroughSubject<Fail<Int, TestError>, Never>()
         let recorder = Recorder<Int, TestError>()
@@ -153,6 +179,14 @@ final class SwitchToLatestTests: XCTestCase {
         failingOuter.send(completion: .failure(.other(2)))
         XCTAssertEqual(second.events, [.subscription, .value(7), .completion(.failure(.other(2)))])
     }
+}
+
+/// The index of the newest inner, shared by the stress test's threads (behind its lock).
+private final class LatestIndex: @unchecked Sendable {
+    private let lock = TestLock()
+    private var value = 0
+    func set(_ index: Int) { lock.withLock { value = index } }
+    func get() -> Int { lock.withLock { value } }
 }
 
 /// A publisher built from a closure, for inners that misbehave on purpose.
