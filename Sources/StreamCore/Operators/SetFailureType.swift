@@ -1,12 +1,13 @@
 extension Publishers {
-    /// A publisher that appears to send a specified failure type; its upstream can never fail.
+    /// A publisher that appears to send a specified failure type; its upstream never fails.
     public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
         public typealias Output = Upstream.Output
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
-        /// Creates a publisher that appears to send the specified failure type.
+        /// Creates a publisher that reports `Failure` while never failing.
+        @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
         @inlinable
@@ -14,12 +15,18 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber))
         }
 
-        /// Only the completion's type changes: the upstream's subscription goes straight through.
+        /// The same upstream with a different failure type.
+        @inlinable
+        public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
+            Publishers.SetFailureType<Upstream, E>(upstream: upstream)
+        }
+
+        /// Changes neither demand nor values: hands the upstream's subscription downstream.
         @usableFromInline
         struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
-            @usableFromInline let combineIdentifier = CombineIdentifier()
+            @usableFromInline var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             @inlinable init(downstream: Downstream) { self.downstream = downstream }
 
@@ -32,11 +39,6 @@ extension Publishers {
             @inlinable func receive(completion: Subscribers.Completion<Never>) {
                 downstream.receive(completion: .finished)
             }
-        }
-
-        /// Changes the failure type again, without another layer.
-        public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
-            Publishers.SetFailureType(upstream: upstream)
         }
     }
 }

@@ -1,0 +1,320 @@
+extension Publishers {
+    /// A publisher that flattens nested publishers: it republishes the values of the most recent
+    /// publisher its upstream produced.
+    ///
+    /// A new inner publisher cancels the previous inner subscription at once, and values of a
+    /// superseded inner are never delivered (each inner subscriber carries a generation number).
+    /// Outstanding downstream demand carries over to the new inner. The upstream is asked for
+    /// `.unlimited`; the stream finishes once the upstream and the current inner have both
+    /// finished; any failure fails the whole and cancels the rest.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+    where P == Upstream.Output, P.Failure == Upstream.Failure {
+        public typealias Output = P.Output
+        public typealias Failure = P.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that republishes the values of the latest inner publisher.
+        @inlinable
+        public init(upstream: Upstream) { self.upstream = upstream }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Outer(downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.SwitchToLatest {
+    /// Subscriber of the upstream and subscription of the downstream. Every field is guarded by
+    /// `lock`; the downstream is called only by the thread that set `delivering`.
+    @usableFromInline
+    final class Outer<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = P
+        @usableFromInline let lock = Lock()
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var outer: Subscription?
+        @usableFromInline var outerFinished = false
+        @usableFromInline var terminated = false
+        /// Identifies the current inner publisher; values of other generations are dropped.
+        @usableFromInline var generation: UInt64 = 0
+        @usableFromInline var inner: Subscription?
+        /// A current inner exists (subscribed or awaiting its subscription) and has not finished.
+        @usableFromInline var innerActive = false
+        /// Downstream demand not yet satisfied; the current inner has exactly this much requested.
+        @usableFromInline var demand = Subscribers.Demand.none
+        @usableFromInline var delivering = false
+        /// Set when values or a completion wait for the delivering thread (rare).
+        @usableFromInline var hasPending = false
+        var pendingValues = FIFOQueue<Output>()
+        var pendingCompletion: Subscribers.Completion<Failure>?
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+        @usableFromInline var description: String { "SwitchToLatest" }
+
+        @inlinable func receive(subscription: Subscription) {
+            lock.lock()
+            guard outer == nil, !outerFinished, !terminated else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            outer = subscription
+            let downstream = self.downstream
+            lock.unlock()
+            downstream?.receive(subscription: self)
+            subscription.request(.unlimited)
+        }
+
+        @inlinable func receive(_ input: P) -> Subscribers.Demand {
+            lock.lock()
+            guard outer != nil, !terminated else {
+                lock.unlock()
+                return .none
+            }
+            generation &+= 1
+            let current = generation
+            let previous = inner
+            inner = nil
+            innerActive = true
+            if hasPending { dropPendingValues() }
+            lock.unlock()
+            previous?.cancel()
+            input.subscribe(InnerSubscriber(parent: self, generation: current))
+            return .none
+        }
+
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard outer != nil, !terminated else {
+                lock.unlock()
+                return
+            }
+            outer = nil
+            outerFinished = true
+            if case .finished = completion, innerActive {
+                lock.unlock()
+                return
+            }
+            end(with: completion)
+        }
+
+        @inlinable func receiveInner(subscription: Subscription, generation: UInt64) {
+            lock.lock()
+            guard generation == self.generation, inner == nil, innerActive, !terminated else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            inner = subscription
+            let demand = self.demand
+            lock.unlock()
+            if demand > 0 { subscription.request(demand) }
+        }
+
+        @inlinable func receiveInner(_ value: Output, generation: UInt64) -> Subscribers.Demand {
+            lock.lock()
+            guard generation == self.generation, !terminated, let downstream else {
+                lock.unlock()
+                return .none
+            }
+            guard !delivering else { return enqueue(value) }
+            guard demand > 0 else {
+                lock.unlock()
+                return .none
+            }
+            demand -= 1
+            delivering = true
+            lock.unlock()
+            let more = downstream.receive(value)
+            lock.lock()
+            var returned = Subscribers.Demand.none
+            var forward: Subscription?
+            if more > 0, !terminated {
+                demand += more
+                if generation == self.generation { returned = more } else { forward = inner }
+            }
+            if hasPending {
+                drainPending()
+            } else {
+                delivering = false
+                lock.unlock()
+            }
+            forward?.request(more)
+            return returned
+        }
+
+        @inlinable func receiveInner(completion: Subscribers.Completion<Failure>, generation: UInt64) {
+            lock.lock()
+            guard generation == self.generation, innerActive, !terminated else {
+                lock.unlock()
+                return
+            }
+            inner = nil
+            innerActive = false
+            if case .finished = completion, !outerFinished {
+                lock.unlock()
+                return
+            }
+            end(with: completion)
+        }
+
+        @inlinable func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "demand must be positive")
+            lock.lock()
+            guard !terminated else {
+                lock.unlock()
+                return
+            }
+            self.demand += demand
+            let inner = self.inner
+            if hasPending, !delivering {
+                delivering = true
+                drainPending()
+            } else {
+                lock.unlock()
+            }
+            inner?.request(demand)
+        }
+
+        @inlinable func cancel() {
+            lock.lock()
+            let subscriptions = [outer, inner]
+            terminated = true
+            downstream = nil
+            outer = nil
+            inner = nil
+            if hasPending { dropPendingValues() }
+            lock.unlock()
+            for subscription in subscriptions { subscription?.cancel() }
+        }
+
+        // MARK: - Slow paths (not inlined)
+
+        /// Ends the stream; entered with the lock held, returns with it released.
+        @usableFromInline func end(with completion: Subscribers.Completion<Failure>) {
+            terminated = true
+            let subscriptions = [outer, inner]
+            outer = nil
+            inner = nil
+            pendingValues.removeAll()
+            let downstream: Downstream?
+            if delivering {
+                pendingCompletion = completion
+                hasPending = true
+                downstream = nil
+            } else {
+                downstream = self.downstream
+                self.downstream = nil
+            }
+            lock.unlock()
+            for subscription in subscriptions { subscription?.cancel() }
+            downstream?.receive(completion: completion)
+        }
+
+        /// Queues a value that arrived while another thread delivers; releases the lock.
+        @usableFromInline func enqueue(_ value: Output) -> Subscribers.Demand {
+            pendingValues.append(value)
+            hasPending = true
+            lock.unlock()
+            return .none
+        }
+
+        /// Forgets queued values of a superseded inner (lock held).
+        @usableFromInline func dropPendingValues() {
+            pendingValues.removeAll()
+            hasPending = pendingCompletion != nil
+        }
+
+        /// Delivers what waits, within demand; entered with the lock held and `delivering` set,
+        /// returns with the lock released and `delivering` cleared.
+        @usableFromInline func drainPending() {
+            while let downstream {
+                if let completion = pendingCompletion {
+                    pendingCompletion = nil
+                    hasPending = false
+                    self.downstream = nil
+                    delivering = false
+                    lock.unlock()
+                    downstream.receive(completion: completion)
+                    return
+                }
+                guard demand > 0, let value = pendingValues.popFirst() else { break }
+                demand -= 1
+                lock.unlock()
+                let more = downstream.receive(value)
+                lock.lock()
+                if more > 0, !terminated {
+                    demand += more
+                    let inner = self.inner
+                    lock.unlock()
+                    inner?.request(more)
+                    lock.lock()
+                }
+            }
+            hasPending = !pendingValues.isEmpty || pendingCompletion != nil
+            delivering = false
+            lock.unlock()
+        }
+    }
+
+    /// Subscribes to one inner publisher on behalf of `parent`, tagged with its generation.
+    @usableFromInline
+    final class InnerSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline let parent: Outer<Downstream>
+        @usableFromInline let generation: UInt64
+
+        @inlinable init(parent: Outer<Downstream>, generation: UInt64) {
+            self.parent = parent
+            self.generation = generation
+        }
+
+        @usableFromInline var description: String { "SwitchToLatest" }
+
+        @inlinable func receive(subscription: Subscription) {
+            parent.receiveInner(subscription: subscription, generation: generation)
+        }
+
+        @inlinable func receive(_ input: Output) -> Subscribers.Demand {
+            parent.receiveInner(input, generation: generation)
+        }
+
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+            parent.receiveInner(completion: completion, generation: generation)
+        }
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes the values of the most recent publisher this publisher produced.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> { .init(upstream: self) }
+}
+
+extension Publisher where Failure == Never, Output: Publisher {
+    /// Republishes the values of the most recent inner publisher, adopting its failure type.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        .init(upstream: setFailureType(to: Output.Failure.self))
+    }
+}
+
+extension Publisher where Failure == Never, Output: Publisher, Output.Failure == Never {
+    /// Republishes the values of the most recent inner publisher; nothing can fail.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> { .init(upstream: self) }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes the values of the most recent inner publisher, which never fails.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        .init(upstream: map { Publishers.SetFailureType<Output, Failure>(upstream: $0) })
+    }
+}
