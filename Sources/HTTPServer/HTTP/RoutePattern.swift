@@ -46,6 +46,17 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         return parameters
     }
 
+    /// Whether both patterns match the same paths (parameter names aside).
+    func hasSameShape(as other: RoutePattern) -> Bool {
+        segments.count == other.segments.count && zip(segments, other.segments).allSatisfy { a, b in
+            switch (a, b) {
+            case (.literal(let x), .literal(let y)): return x == y
+            case (.parameter, .parameter): return true
+            default: return false
+            }
+        }
+    }
+
     /// Whether this pattern is more specific than `other` (a literal beats a parameter at the
     /// first segment where they differ).
     func isMoreSpecific(than other: RoutePattern) -> Bool {

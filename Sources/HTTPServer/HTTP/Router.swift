@@ -35,7 +35,7 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` and `pattern`, replacing an earlier one for the same pair.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
         let compiled = RoutePattern(pattern)
-        routes.removeAll { $0.method == method && $0.pattern.segments == compiled.segments }
+        routes.removeAll { $0.method == method && $0.pattern.hasSameShape(as: compiled) }
         routes.append(Route(method: method, pattern: compiled, handler: handler))
     }
 
