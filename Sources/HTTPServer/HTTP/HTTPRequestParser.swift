@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An incremental HTTP/1.1 request parser: a pure state machine fed with byte chunks of any size.
 ///
 /// Usage (pull): ``append(_:)-(UnsafeRawBufferPointer)`` the bytes as they arrive, then call
@@ -138,12 +144,10 @@ public struct HTTPRequestParser: Sendable {
     mutating func takeLine() -> Range<Int>? {
         let start = Swift.max(scanIndex, readIndex)
         let lf: Int? = buffer.withUnsafeBufferPointer { p in
-            var i = start
-            while i < p.count {
-                if p[i] == HTTPSyntax.lf { return i }
-                i += 1
-            }
-            return nil
+            guard start < p.count, let base = p.baseAddress,
+                  let hit = memchr(base + start, Int32(HTTPSyntax.lf), p.count - start)
+            else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
         guard let lf else {
             scanIndex = buffer.count
