@@ -1,0 +1,50 @@
+/// Byte classes of the HTTP grammar (RFC 9110 §5.6).
+enum HTTPSyntax {
+    static let cr: UInt8 = 13
+    static let lf: UInt8 = 10
+    static let space: UInt8 = 32
+    static let tab: UInt8 = 9
+    static let colon: UInt8 = 58
+
+    /// `tchar`: the bytes of a token (method, field name).
+    @inline(__always)
+    static func isTchar(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true  // DIGIT, ALPHA
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E:
+            return true  // ! # $ % & ' * + - . ^ _ ` | ~
+        default: return false
+        }
+    }
+
+    /// Whether every byte is a `tchar` and there is at least one.
+    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for b in bytes where !isTchar(b) { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func isWhitespace(_ b: UInt8) -> Bool { b == space || b == tab }
+
+    /// The bytes without leading and trailing SP/HTAB (optional whitespace).
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end, isWhitespace(bytes[start]) { start += 1 }
+        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// ASCII case-insensitive comparison of bytes with a lowercase ASCII literal.
+    static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
+        guard bytes.count == lower.utf8CodeUnitCount else { return false }
+        let l = lower.utf8Start
+        for i in 0..<bytes.count {
+            var b = bytes[i]
+            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+            if b != l[i] { return false }
+        }
+        return true
+    }
+}

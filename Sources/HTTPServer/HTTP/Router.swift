@@ -1,0 +1,105 @@
+import Foundation
+
+/// Handles one request. Called by the server layer with path parameters filled in
+/// (``HTTPRequest/pathParameters``); it may suspend (e.g. to await a lookup).
+public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+/// Routes requests by method and path pattern (``RoutePattern``).
+///
+/// - A path no pattern matches gives `404`.
+/// - A path some pattern matches, but not with this method, gives `405` with an `Allow` field.
+/// - `HEAD` is served by the `GET` handler where no `HEAD` handler is registered (the response
+///   serializer drops the body), and `Allow` lists `HEAD` wherever `GET` is.
+/// - When several patterns match, the most specific wins (`/users/me` over `/users/{login}`).
+public struct Router: Sendable {
+    /// What a request maps to.
+    public enum Match: Sendable {
+        /// The handler and the parameters captured from the path (percent-decoded).
+        case matched(HTTPHandler, parameters: [String: String])
+        /// No pattern matches the path.
+        case notFound
+        /// The path matches, the method does not; `allowed` is the `Allow` list.
+        case methodNotAllowed(allowed: [HTTPMethod])
+    }
+
+    private struct Route: Sendable {
+        var method: HTTPMethod
+        var pattern: RoutePattern
+        var handler: HTTPHandler
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    /// Registers `handler` for `method` and `pattern`, replacing an earlier one for the same pair.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        let compiled = RoutePattern(pattern)
+        routes.removeAll { $0.method == method && $0.pattern.hasSameShape(as: compiled) }
+        routes.append(Route(method: method, pattern: compiled, handler: handler))
+    }
+
+    /// Registers a `GET` (and so `HEAD`) handler.
+    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.get, pattern, handler) }
+    /// Registers a `POST` handler.
+    public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.post, pattern, handler) }
+    /// Registers a `PUT` handler.
+    public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.put, pattern, handler) }
+    /// Registers a `DELETE` handler.
+    public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.delete, pattern, handler) }
+
+    /// Maps a method and request target (`/a/b?q`, or absolute-form `http://h/a/b`) to a route.
+    public func match(method: HTTPMethod, target: String) -> Match {
+        let path = RoutePattern.split(Self.path(of: target))
+        var candidates: [(route: Route, parameters: [String: String])] = []
+        for route in routes {
+            if let parameters = route.pattern.match(path) { candidates.append((route, parameters)) }
+        }
+        if candidates.isEmpty { return .notFound }
+        for wanted in method == .head ? [HTTPMethod.head, .get] : [method] {
+            var best: (route: Route, parameters: [String: String])?
+            for candidate in candidates where candidate.route.method == wanted {
+                if best.map({ candidate.route.pattern.isMoreSpecific(than: $0.route.pattern) }) ?? true {
+                    best = candidate
+                }
+            }
+            if let best { return .matched(best.route.handler, parameters: best.parameters) }
+        }
+        var allowed: [HTTPMethod] = []
+        for candidate in candidates where !allowed.contains(candidate.route.method) {
+            allowed.append(candidate.route.method)
+            if candidate.route.method == .get && !candidates.contains(where: { $0.route.method == .head }) {
+                allowed.append(.head)
+            }
+        }
+        return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// Runs the matching handler (with ``HTTPRequest/pathParameters`` set), or answers
+    /// `404 Not Found` / `405 Method Not Allowed` with `Allow`.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        switch match(method: request.method, target: request.target) {
+        case .matched(let handler, let parameters):
+            var request = request
+            request.pathParameters = parameters
+            return await handler(request)
+        case .notFound:
+            return HTTPResponse(status: .notFound, text: "Not Found\n")
+        case .methodNotAllowed(let allowed):
+            var response = HTTPResponse(status: .methodNotAllowed, text: "Method Not Allowed\n")
+            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            return response
+        }
+    }
+
+    /// The path of a target: without query, and without scheme and authority in absolute-form.
+    static func path(of target: String) -> String {
+        var path = Substring(target)
+        if let q = path.firstIndex(of: "?") { path = path[..<q] }
+        if !path.hasPrefix("/"), let scheme = path.range(of: "://") {
+            let rest = path[scheme.upperBound...]
+            path = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        return String(path)
+    }
+}
