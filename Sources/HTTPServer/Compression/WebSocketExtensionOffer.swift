@@ -12,6 +12,11 @@ public struct WebSocketExtensionOffer: Sendable, Equatable {
     public struct Parameter: Sendable, Equatable {
         public var name: String
         public var value: String?
+
+        public init(name: String, value: String?) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// Parses every offer in the given header field values, in order.

@@ -21,6 +21,9 @@ public struct WebSocketMessageAssembler {
         self.deflate = deflate
     }
 
+    /// Whether a close frame was received (later frames are ignored).
+    public var hasReceivedClose: Bool { closeReceived }
+
     /// Whether a fragmented message is in progress.
     public var isAssembling: Bool { messageOpcode != nil }
 

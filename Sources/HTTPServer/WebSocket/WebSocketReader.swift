@@ -25,9 +25,10 @@ public struct WebSocketReader {
     /// Consumes a chunk of bytes from the connection.
     public mutating func append(_ bytes: [UInt8]) { decoder.append(bytes) }
 
-    /// The next complete message or control frame, nil when more bytes are needed.
+    /// The next complete message or control frame, nil when more bytes are needed. After a
+    /// close frame it returns nil for ever: nothing after a close is read.
     public mutating func nextMessage() throws(WebSocketError) -> WebSocketMessage? {
-        while let frame = try decoder.nextFrame() {
+        while !assembler.hasReceivedClose, let frame = try decoder.nextFrame() {
             if let message = try assembler.receive(frame) { return message }
         }
         return nil
