@@ -26,6 +26,7 @@ public struct WebSocketFrameDecoder: Sendable {
     private var ready: [WebSocketFrame] = []
     private var readyIndex = 0
     private var failure: WebSocketError?
+    private var frameSerial = 0
 
     /// Creates a decoder. `maxFramePayload` bounds one frame's payload (default 16 MiB).
     public init(maxFramePayload: Int = 16 << 20, requireMasking: Bool = true, allowsCompressionBit: Bool = false) {
@@ -37,6 +38,13 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// Whether bytes of an unfinished frame are buffered.
     public var hasPartialFrame: Bool { inPayload || !header.isEmpty }
+
+    /// The frame whose payload is arriving, with the (unmasked) payload bytes so far, so that
+    /// text can be checked before the frame ends. `serial` changes with every frame.
+    public var partialFrame: (serial: Int, opcode: WebSocketOpcode, rsv1: Bool, payload: ArraySlice<UInt8>)? {
+        guard inPayload, failure == nil else { return nil }
+        return (frameSerial, opcode, rsv1, payload[...])
+    }
 
     /// Returns the next complete frame, `nil` if more bytes are needed, or throws the
     /// violation that stopped decoding once the frames before it have been returned.
@@ -147,6 +155,7 @@ public struct WebSocketFrameDecoder: Sendable {
             maskKey = MaskKeyBytes.load(header, at: cursor)
         }
         payloadLength = Int(length)
+        frameSerial &+= 1
         header.removeAll(keepingCapacity: true)
         headerNeeded = 2
         payload = []

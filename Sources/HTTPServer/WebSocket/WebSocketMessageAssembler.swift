@@ -24,6 +24,16 @@ public struct WebSocketMessageAssembler {
     /// Whether a close frame was received (later frames are ignored).
     public var hasReceivedClose: Bool { closeReceived }
 
+    /// The UTF-8 state a frame with this header would continue from, if it carries
+    /// uncompressed text: lets a reader reject invalid text before the frame is complete.
+    public func textValidator(forFrame opcode: WebSocketOpcode, rsv1: Bool) -> UTF8Validator? {
+        switch opcode {
+        case .text where !rsv1 && messageOpcode == nil: return UTF8Validator()
+        case .continuation where messageOpcode == .text && !compressed: return validator
+        default: return nil
+        }
+    }
+
     /// Whether a fragmented message is in progress.
     public var isAssembling: Bool { messageOpcode != nil }
 

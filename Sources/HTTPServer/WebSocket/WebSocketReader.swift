@@ -9,6 +9,10 @@
 public struct WebSocketReader {
     private var decoder: WebSocketFrameDecoder
     private var assembler: WebSocketMessageAssembler
+    /// Early UTF-8 check of the text frame still arriving (see `checkPartialText`).
+    private var lookahead: UTF8Validator?
+    private var lookaheadSerial = -1
+    private var lookaheadCount = 0
 
     /// Creates a reader; `deflate` is the negotiated permessage-deflate state, if any.
     public init(maxMessageSize: Int = 16 << 20, deflate: PerMessageDeflate? = nil) {
@@ -31,6 +35,25 @@ public struct WebSocketReader {
         while !assembler.hasReceivedClose, let frame = try decoder.nextFrame() {
             if let message = try assembler.receive(frame) { return message }
         }
+        if !assembler.hasReceivedClose { try checkPartialText() }
         return nil
+    }
+
+    /// Validates the text bytes of a frame that has not fully arrived, so invalid UTF-8
+    /// fails the connection as soon as it is certain (the assembler checks again, in full,
+    /// when the frame completes).
+    private mutating func checkPartialText() throws(WebSocketError) {
+        guard let partial = decoder.partialFrame else { return }
+        if partial.serial != lookaheadSerial {
+            lookaheadSerial = partial.serial
+            lookahead = assembler.textValidator(forFrame: partial.opcode, rsv1: partial.rsv1)
+            lookaheadCount = 0
+        }
+        guard var validator = lookahead, partial.payload.count > lookaheadCount else { return }
+        let fresh = partial.payload.dropFirst(lookaheadCount)
+        let valid = fresh.withUnsafeBytes { validator.validate($0) }
+        lookahead = validator
+        lookaheadCount = partial.payload.count
+        guard valid else { throw .invalidPayload("text message is not valid UTF-8") }
     }
 }

@@ -113,3 +113,32 @@ final class WebSocketMessageAssemblerTests: XCTestCase {
         XCTAssertEqual(result.messages, [.close(code: .normalClosure, reason: "")])
     }
 }
+
+final class WebSocketReaderFailFastTests: XCTestCase {
+    /// Invalid UTF-8 fails the connection before the rest of its frame arrives.
+    func testInvalidTextFailsBeforeTheFrameCompletes() {
+        var valid = Array("κόσμε".utf8)
+        let invalidTail: [UInt8] = [0xED, 0xA0, 0x80]
+        let rest = Array(repeating: UInt8(ascii: "a"), count: 100)
+        var frame = WSTest.client(.text, valid + invalidTail + rest)
+        frame.removeLast(100) // the rest never arrives
+        var reader = WebSocketReader()
+        XCTAssertEqual(WSTest.read(frame, chunk: 3, reader: &reader).error?.closeCode, .invalidPayload)
+
+        // In a continuation frame, continuing the UTF-8 state of the earlier fragment.
+        valid = Array("ab".utf8) + [0xF0, 0x9F]
+        var bytes = WSTest.client(.text, valid, fin: false) + WSTest.client(.continuation, [0x98, 0x80, 0xC0] + rest)
+        bytes.removeLast(50)
+        var second = WebSocketReader()
+        XCTAssertEqual(WSTest.read(bytes, chunk: 1, reader: &second).error?.closeCode, .invalidPayload)
+    }
+
+    func testValidTextSplitAnywhereStillPasses() {
+        let text = String(repeating: "aé€😀", count: 40)
+        let bytes = WSTest.client(.text, Array(text.utf8.prefix(50)), fin: false)
+            + WSTest.client(.continuation, Array(text.utf8.dropFirst(50)))
+        for chunk in [1, 2, 7] {
+            XCTAssertEqual(WSTest.read(bytes, chunk: chunk).messages, [.text(text)])
+        }
+    }
+}
