@@ -1,0 +1,85 @@
+/// The permessage-deflate state of one server connection (RFC 7692): decompresses the
+/// client's messages and compresses ours, keeping or resetting each side's sliding window as
+/// negotiated. Owned by one connection; not thread-safe.
+public final class PerMessageDeflate {
+    /// The tail removed by the sender's sync flush, appended again before inflating.
+    private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
+
+    public let parameters: PerMessageDeflateParameters
+    /// Messages shorter than this are sent uncompressed.
+    public var minimumCompressedSize: Int
+    private let inflater: ZlibInflater
+    private let deflater: ZlibDeflater
+
+    /// Creates the codec for agreed `parameters`; nil only if zlib cannot initialise.
+    public init?(parameters: PerMessageDeflateParameters, configuration: PerMessageDeflateConfiguration = .init()) {
+        // A zlib client told 8 bits compresses with 9 (zlib rounds raw 8 up): inflate with 9+.
+        guard let inflater = ZlibInflater(windowBits: max(parameters.clientMaxWindowBits, 9)),
+              let deflater = ZlibDeflater(
+                windowBits: parameters.serverMaxWindowBits, level: configuration.compressionLevel,
+                memoryLevel: configuration.memoryLevel)
+        else { return nil }
+        self.parameters = parameters
+        self.minimumCompressedSize = configuration.minimumCompressedSize
+        self.inflater = inflater
+        self.deflater = deflater
+    }
+
+    // MARK: Inbound
+
+    /// Decompresses one frame of a compressed message, appending to `output`. Pass
+    /// `isFinal` for the message's last frame, which also ends the message's stream.
+    /// Throws `.messageTooBig` the moment `output` would pass `limit` bytes.
+    public func decompress(
+        _ payload: UnsafeRawBufferPointer, isFinal: Bool, into output: inout [UInt8], limit: Int
+    ) throws(WebSocketError) {
+        do throws(WebSocketError) {
+            try inflater.inflate(payload, into: &output, limit: limit)
+            if isFinal {
+                let result = Self.tail.withUnsafeBytes { tail in
+                    Result { () throws(WebSocketError) in try inflater.inflate(tail, into: &output, limit: limit) }
+                }
+                try result.get()
+                endInboundMessage()
+            }
+        } catch {
+            inflater.reset()
+            throw error
+        }
+    }
+
+    /// Decompresses one frame of a compressed message (see the raw-buffer variant).
+    public func decompress(_ payload: [UInt8], isFinal: Bool, into output: inout [UInt8], limit: Int) throws(WebSocketError) {
+        let result = payload.withUnsafeBytes { raw in
+            Result { () throws(WebSocketError) in try decompress(raw, isFinal: isFinal, into: &output, limit: limit) }
+        }
+        try result.get()
+    }
+
+    private func endInboundMessage() {
+        if parameters.clientNoContextTakeover {
+            inflater.reset()
+        } else {
+            inflater.restartKeepingWindow()
+        }
+    }
+
+    // MARK: Outbound
+
+    /// Whether a message of `length` bytes is worth compressing.
+    public func shouldCompress(length: Int) -> Bool { length >= minimumCompressedSize }
+
+    /// Compresses a whole message (without the sync-flush tail) for a frame with RSV1 set.
+    public func compress(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(message.count / 2 + 16)
+        deflater.compressMessage(message, into: &output)
+        if parameters.serverNoContextTakeover { deflater.reset() }
+        return output
+    }
+
+    /// Compresses a whole message (see the raw-buffer variant).
+    public func compress(_ message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBytes { compress($0) }
+    }
+}

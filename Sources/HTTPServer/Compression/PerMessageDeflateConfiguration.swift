@@ -1,0 +1,57 @@
+import CZlib
+
+/// The server's permessage-deflate policy (RFC 7692): what it asks for or accepts when a
+/// client offers the extension.
+public struct PerMessageDeflateConfiguration: Sendable, Equatable {
+    /// Always reset our compressor between messages (and say so with `server_no_context_takeover`).
+    public var serverNoContextTakeover: Bool
+    /// Ask the client to reset its compressor between messages (`client_no_context_takeover`).
+    public var clientNoContextTakeover: Bool
+    /// The largest window our compressor uses (8...15); answered as `server_max_window_bits`.
+    public var serverMaxWindowBits: Int
+    /// The window we ask the client to limit itself to, when it offers `client_max_window_bits`
+    /// (8...15); nil leaves the client's choice.
+    public var clientMaxWindowBits: Int?
+    /// zlib compression level (0...9, or -1 for zlib's default).
+    public var compressionLevel: Int32
+    /// zlib memLevel (1...9).
+    public var memoryLevel: Int32
+    /// Messages shorter than this many bytes are sent uncompressed.
+    public var minimumCompressedSize: Int
+
+    public init(
+        serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
+        serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int? = nil,
+        compressionLevel: Int32 = Z_DEFAULT_COMPRESSION, memoryLevel: Int32 = 8, minimumCompressedSize: Int = 32
+    ) {
+        self.serverNoContextTakeover = serverNoContextTakeover
+        self.clientNoContextTakeover = clientNoContextTakeover
+        self.serverMaxWindowBits = min(max(serverMaxWindowBits, 8), 15)
+        self.clientMaxWindowBits = clientMaxWindowBits.map { min(max($0, 8), 15) }
+        self.compressionLevel = compressionLevel
+        self.memoryLevel = memoryLevel
+        self.minimumCompressedSize = minimumCompressedSize
+    }
+}
+
+/// The permessage-deflate parameters agreed for one connection.
+public struct PerMessageDeflateParameters: Sendable, Equatable {
+    /// The server resets its compressor after every message.
+    public var serverNoContextTakeover: Bool
+    /// The client resets its compressor after every message, so our decompressor may too.
+    public var clientNoContextTakeover: Bool
+    /// The window the server compresses with (8...15).
+    public var serverMaxWindowBits: Int
+    /// The largest window the client may compress with (8...15).
+    public var clientMaxWindowBits: Int
+
+    public init(
+        serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
+        serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15
+    ) {
+        self.serverNoContextTakeover = serverNoContextTakeover
+        self.clientNoContextTakeover = clientNoContextTakeover
+        self.serverMaxWindowBits = serverMaxWindowBits
+        self.clientMaxWindowBits = clientMaxWindowBits
+    }
+}
