@@ -4,6 +4,18 @@ import Foundation
 /// (``HTTPRequest/pathParameters``); it may suspend (e.g. to await a lookup).
 public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
 
+/// Handles one request without suspending; runs on the connection's own thread, so it must be
+/// quick (no blocking I/O). The fast path for small answers.
+public typealias ImmediateHTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// How a route answers.
+public enum RouteResponder: Sendable {
+    /// Answered inline, on the connection's thread.
+    case immediate(ImmediateHTTPHandler)
+    /// Answered by an async handler.
+    case deferred(HTTPHandler)
+}
+
 /// Routes requests by method and path pattern (``RoutePattern``).
 ///
 /// - A path no pattern matches gives `404`.
@@ -15,7 +27,7 @@ public struct Router: Sendable {
     /// What a request maps to.
     public enum Match: Sendable {
         /// The handler and the parameters captured from the path (percent-decoded).
-        case matched(HTTPHandler, parameters: [String: String])
+        case matched(RouteResponder, parameters: [String: String])
         /// No pattern matches the path.
         case notFound
         /// The path matches, the method does not; `allowed` is the `Allow` list.
@@ -25,15 +37,40 @@ public struct Router: Sendable {
     private struct Route: Sendable {
         var method: HTTPMethod
         var pattern: RoutePattern
-        var handler: HTTPHandler
+        var handler: RouteResponder
     }
 
     private var routes: [Route] = []
+
+    /// The answer when no pattern matches the path (`404 Not Found` by default).
+    public var notFound: @Sendable (HTTPRequest) -> HTTPResponse = { _ in
+        HTTPResponse(status: .notFound, text: "Not Found\n")
+    }
+
+    /// The answer when the path matches but the method does not (`405` by default); the router
+    /// adds the `Allow` field.
+    public var methodNotAllowed: @Sendable (HTTPRequest) -> HTTPResponse = { _ in
+        HTTPResponse(status: .methodNotAllowed, text: "Method Not Allowed\n")
+    }
 
     public init() {}
 
     /// Registers `handler` for `method` and `pattern`, replacing an earlier one for the same pair.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        add(method, pattern, responder: .deferred(handler))
+    }
+
+    /// Registers a handler answered inline, without a task hop (see ``ImmediateHTTPHandler``).
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, immediate handler: @escaping ImmediateHTTPHandler) {
+        add(method, pattern, responder: .immediate(handler))
+    }
+
+    /// Registers a `GET` (and so `HEAD`) handler answered inline.
+    public mutating func get(_ pattern: String, immediate handler: @escaping ImmediateHTTPHandler) {
+        add(.get, pattern, immediate: handler)
+    }
+
+    private mutating func add(_ method: HTTPMethod, _ pattern: String, responder handler: RouteResponder) {
         let compiled = RoutePattern(pattern)
         routes.removeAll { $0.method == method && $0.pattern.hasSameShape(as: compiled) }
         routes.append(Route(method: method, pattern: compiled, handler: handler))
@@ -78,18 +115,39 @@ public struct Router: Sendable {
     /// Runs the matching handler (with ``HTTPRequest/pathParameters`` set), or answers
     /// `404 Not Found` / `405 Method Not Allowed` with `Allow`.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        switch resolve(request) {
+        case .immediate(let handler, let request): handler(request)
+        case .deferred(let handler, let request): await handler(request)
+        }
+    }
+
+    /// What answers `request`: its route's handler with ``HTTPRequest/pathParameters`` set, or
+    /// the `404`/`405` fallback (with `Allow`).
+    public func resolve(_ request: HTTPRequest) -> Resolution {
         switch match(method: request.method, target: request.target) {
-        case .matched(let handler, let parameters):
+        case .matched(let responder, let parameters):
             var request = request
             request.pathParameters = parameters
-            return await handler(request)
+            switch responder {
+            case .immediate(let handler): return .immediate(handler, request)
+            case .deferred(let handler): return .deferred(handler, request)
+            }
         case .notFound:
-            return HTTPResponse(status: .notFound, text: "Not Found\n")
+            return .immediate(notFound, request)
         case .methodNotAllowed(let allowed):
-            var response = HTTPResponse(status: .methodNotAllowed, text: "Method Not Allowed\n")
-            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            return response
+            let fallback = methodNotAllowed
+            return .immediate({ request in
+                var response = fallback(request)
+                response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+                return response
+            }, request)
         }
+    }
+
+    /// A handler bound to the request it answers.
+    public enum Resolution: Sendable {
+        case immediate(ImmediateHTTPHandler, HTTPRequest)
+        case deferred(HTTPHandler, HTTPRequest)
     }
 
     /// The path of a target: without query, and without scheme and authority in absolute-form.

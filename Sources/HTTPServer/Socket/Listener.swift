@@ -21,11 +21,12 @@ final class Listener: @unchecked Sendable {
     private let maxConnections: Int
     private let logger: Logger
     private let accept: @Sendable (Connection) -> Void
+    private let onClose: @Sendable () -> Void
 
     /// Binds and listens on `address`; `accept` is called on the new connection's loop.
     init(
         address: SocketAddress, backlog: Int32, group: EventLoopGroup, maxConnections: Int, logger: Logger,
-        accept: @escaping @Sendable (Connection) -> Void
+        accept: @escaping @Sendable (Connection) -> Void, onClose: @escaping @Sendable () -> Void
     ) throws(SocketError) {
         socket = try Socket.listening(on: address, backlog: backlog)
         self.address = try socket.localAddress()
@@ -33,6 +34,7 @@ final class Listener: @unchecked Sendable {
         self.maxConnections = maxConnections
         self.logger = logger
         self.accept = accept
+        self.onClose = onClose
     }
 
     /// The number of open connections.
@@ -77,8 +79,9 @@ final class Listener: @unchecked Sendable {
                 continue
             }
             let loop = group.next()
-            let connection = Connection(socket: client, remote: remote, loop: loop) { [weak self] _ in
+            let connection = Connection(socket: client, remote: remote, loop: loop) { [weak self, onClose] _ in
                 self?.lock.withLock { self?.open -= 1 }
+                onClose()
             }
             loop.queue.async { [accept] in
                 connection.start()

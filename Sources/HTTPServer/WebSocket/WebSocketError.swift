@@ -7,6 +7,8 @@ public enum WebSocketError: Error, Equatable, Sendable {
     case invalidPayload(String)
     /// A frame or message over the configured limit: close with 1009.
     case messageTooBig(String)
+    /// The peer breaks a server policy (e.g. never reads what it is sent): close with 1008.
+    case policyViolation(String)
 
     /// The close code to send when failing the connection.
     public var closeCode: WebSocketCloseCode {
@@ -14,13 +16,15 @@ public enum WebSocketError: Error, Equatable, Sendable {
         case .protocolError: return .protocolError
         case .invalidPayload: return .invalidPayload
         case .messageTooBig: return .messageTooBig
+        case .policyViolation: return .policyViolation
         }
     }
 
     /// A short human-readable reason, suitable for the close frame.
     public var reason: String {
         switch self {
-        case .protocolError(let reason), .invalidPayload(let reason), .messageTooBig(let reason):
+        case .protocolError(let reason), .invalidPayload(let reason), .messageTooBig(let reason),
+             .policyViolation(let reason):
             return reason
         }
     }

@@ -1,0 +1,179 @@
+import Foundation
+
+/// HTTP/1.1 on one connection: parses requests, answers them strictly in order (pipelining),
+/// enforces the read and idle timeouts, answers `Expect: 100-continue`, and hands the
+/// connection over to a `WebSocketConnectionHandler` on an accepted upgrade.
+///
+/// Confined to the connection's loop. One request is in flight at a time; while an async
+/// handler runs, reading pauses, so pipelined requests wait in the kernel, not in memory.
+final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
+    // Sendable: confined to the connection's loop (a serial queue); closures capturing it run there.
+    private let server: ServerContext
+    private var parser: HTTPRequestParser
+    private var serializer = HTTPResponseSerializer()
+    private var compressor: ResponseCompressor?
+    private var inFlight = false
+    private var idle = true
+
+    init(server: ServerContext) {
+        self.server = server
+        parser = HTTPRequestParser(limits: server.configuration.parserLimits)
+    }
+
+    func start(_ connection: Connection) {
+        connection.deadline = Deadline.after(server.configuration.idleTimeout)
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        parser.append(bytes)
+        processRequests(connection)
+    }
+
+    func connectionDeadlinePassed(_ connection: Connection) {
+        if parser.hasPartialRequest && !inFlight {
+            respondAndClose(connection, status: .requestTimeout, message: "request not received in time")
+        } else if !inFlight {
+            connection.close()
+        }
+    }
+
+    func connectionDidReachEndOfInput(_ connection: Connection) {
+        // A half-closed client may still read the answer to a request in flight.
+        if inFlight { connection.pauseReading() } else { connection.close() }
+    }
+
+    func connectionDidClose(_ connection: Connection) {}
+
+    /// Closes the connection if it is between requests (graceful shutdown).
+    func closeIfIdle(_ connection: Connection) {
+        if !inFlight && !parser.hasPartialRequest { connection.close() }
+    }
+
+    private func processRequests(_ connection: Connection) {
+        while !inFlight && !connection.isClosed {
+            let event: HTTPRequestParser.Event?
+            do {
+                event = try parser.next()
+            } catch {
+                respondAndClose(connection, status: error.status, message: "\(error)")
+                return
+            }
+            guard let event else { break }
+            switch event {
+            case .head(let request):
+                idle = false
+                if request.expectsContinue {
+                    connection.write(Self.continueResponse)
+                }
+            case .complete(let request):
+                dispatch(request, on: connection)
+            }
+        }
+        if !inFlight, parser.hasPartialRequest, idle || connection.deadline == 0 {
+            idle = false
+            connection.deadline = Deadline.after(server.configuration.requestReadTimeout)
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest, on connection: Connection) {
+        inFlight = true
+        connection.deadline = 0
+        if let route = server.webSocketRoute(for: request) {
+            upgrade(request, route: route, on: connection)
+            return
+        }
+        switch server.router.resolve(request) {
+        case .immediate(let handler, let request):
+            finish(request, with: handler(request), on: connection)
+        case .deferred(let handler, let request):
+            connection.pauseReading()
+            let loop = connection.loop
+            Task {
+                let response = await handler(request)
+                loop.execute { [self] in
+                    connection.resumeReading()
+                    finish(request, with: response, on: connection)
+                }
+            }
+        }
+    }
+
+    private func finish(_ request: HTTPRequest, with response: HTTPResponse, on connection: Connection) {
+        guard !connection.isClosed else { return }
+        let keepAlive = request.keepAlive && !server.isDraining
+        var response = response
+        if server.configuration.compression, case .bytes = response.body {
+            if compressor == nil { compressor = ResponseCompressor() }
+            response = compressor!.compress(response, for: request)
+        }
+        var context = HTTPResponseSerializer.Context(request: request)
+        context.closeConnection = context.closeConnection || !keepAlive
+        var out: [UInt8] = []
+        let framing = serializer.serialize(response, context: context, into: &out)
+        connection.write(out)
+        switch framing {
+        case .complete:
+            requestDone(keepAlive: !context.closeConnection, on: connection)
+        case .chunked, .untilClose:
+            guard case .stream(let produce) = response.body else { return }
+            let writer = StreamedBodyWriter(connection: connection, chunked: framing == .chunked) { [self] in
+                requestDone(keepAlive: framing == .chunked && !context.closeConnection, on: connection)
+            }
+            produce(writer)
+        }
+    }
+
+    private func requestDone(keepAlive: Bool, on connection: Connection) {
+        inFlight = false
+        guard keepAlive else {
+            connection.closeAfterFlush()
+            return
+        }
+        idle = true
+        connection.deadline = Deadline.after(server.configuration.idleTimeout)
+        processRequests(connection)
+    }
+
+    private func upgrade(_ request: HTTPRequest, route: WebSocketRoute, on connection: Connection) {
+        let accepted: WebSocketHandshake.Accepted
+        do {
+            accepted = try route.handshake.accept(request)
+        } catch {
+            var response = error.response
+            response.headers.set("Content-Type", "text/plain; charset=utf-8")
+            finish(request, with: response, on: connection)
+            return
+        }
+        guard !server.isDraining else {
+            finish(request, with: HTTPResponse(status: .serviceUnavailable, text: "shutting down\n"), on: connection)
+            return
+        }
+        var out: [UInt8] = []
+        serializer.serialize(accepted.response, context: .init(request: request), into: &out)
+        connection.write(out)
+        let deflate = accepted.deflate.flatMap {
+            PerMessageDeflate(parameters: $0, configuration: route.handshake.deflate ?? PerMessageDeflateConfiguration())
+        }
+        let leftover = parser.takeUnparsedBytes()
+        let handler = WebSocketConnectionHandler(
+            connection: connection, request: request, configuration: server.configuration.webSocket,
+            deflate: deflate, events: server.events
+        )
+        connection.handler = handler
+        handler.start()
+        route.onSession(handler.session)
+        if !leftover.isEmpty {
+            leftover.withUnsafeBytes { handler.connection(connection, didRead: $0) }
+        }
+    }
+
+    private func respondAndClose(_ connection: Connection, status: HTTPStatus, message: String) {
+        let response = server.errorResponse(status, message)
+        var out: [UInt8] = []
+        serializer.serialize(response, context: .init(closeConnection: true), into: &out)
+        connection.write(out)
+        connection.closeAfterFlush()
+    }
+
+    private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+}

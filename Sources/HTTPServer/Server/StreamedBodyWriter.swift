@@ -1,0 +1,40 @@
+/// Writes a streamed response body onto its connection, from any thread: each chunk hops to
+/// the connection's loop, framed for `Transfer-Encoding: chunked` (or raw for HTTP/1.0).
+final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
+    // Sendable: `connection` and `onFinish` are only used on the connection's loop (every call
+    // hops there first); `finished` is only touched there too.
+    private let connection: Connection
+    private let chunked: Bool
+    private let onFinish: () -> Void
+    private var finished = false
+
+    init(connection: Connection, chunked: Bool, onFinish: @escaping () -> Void) {
+        self.connection = connection
+        self.chunked = chunked
+        self.onFinish = onFinish
+    }
+
+    func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        connection.loop.execute { [self] in
+            guard !finished, !connection.isClosed else { return }
+            if chunked {
+                var out: [UInt8] = []
+                out.reserveCapacity(bytes.count + 16)
+                HTTPChunkedEncoding.appendChunk(bytes, to: &out)
+                connection.write(out)
+            } else {
+                connection.write(bytes)
+            }
+        }
+    }
+
+    func finish() {
+        connection.loop.execute { [self] in
+            guard !finished else { return }
+            finished = true
+            if chunked && !connection.isClosed { connection.write(HTTPChunkedEncoding.lastChunk) }
+            onFinish()
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Dispatch
+import StreamCore
+
+/// RFC 6455 on one upgraded connection: frames in and out, the closing handshake, keepalive
+/// pings, and the bridge to the `WebSocketSession` the application sees.
+///
+/// Confined to the connection's loop.
+final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
+    // Sendable: confined to the connection's loop (a serial queue); closures capturing it run there.
+    let configuration: WebSocketConfiguration
+    private(set) var session: WebSocketSession!
+    private let connection: Connection
+    private var reader: WebSocketReader
+    private let writer: WebSocketWriter
+    private var closing = WebSocketCloseHandshake()
+    private let events: ServerEvents
+    private var pingOutstanding = false
+    private var finished = false
+
+    // Inbound: messages wait here until the subscriber asks for them.
+    private var inboundQueue: [WebSocketSession.Message] = []
+    private var inboundHead = 0
+    private var inboundSubscriber: AnySubscriber<WebSocketSession.Message, Never>?
+    private var inboundDemand = Subscribers.Demand.none
+    private var inboundAttached = false
+    private var inboundAbandoned = false
+    private var delivering = false
+    private var readPaused = false
+
+    private var outboundSubscribers: [ObjectIdentifier: OutboundSubscriber] = [:]
+
+    init(
+        connection: Connection, request: HTTPRequest, configuration: WebSocketConfiguration,
+        deflate: PerMessageDeflate?, events: ServerEvents
+    ) {
+        self.connection = connection
+        self.configuration = configuration
+        self.events = events
+        reader = WebSocketReader(maxMessageSize: configuration.maxMessageBytes, deflate: deflate)
+        writer = WebSocketWriter(deflate: deflate)
+        session = WebSocketSession(request: request, loop: connection.loop, handler: self)
+    }
+
+    func start() {
+        events.webSocketSessions.increment()
+        connection.deadline = Deadline.after(configuration.pingInterval)
+    }
+
+    /// Whether unwritten output is below the high-water mark.
+    var hasRoomForOutput: Bool { connection.pendingOutputCount < configuration.outboundHighWaterBytes }
+
+    // MARK: Reading
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        reader.append(bytes)
+        pingOutstanding = false
+        if closing.canSendData { connection.deadline = Deadline.after(configuration.pingInterval) }
+        readMessages()
+    }
+
+    private var queuedCount: Int { inboundQueue.count - inboundHead }
+
+    private func readMessages() {
+        while !connection.isClosed, queuedCount < configuration.inboundQueueMessages {
+            let message: WebSocketMessage?
+            do {
+                message = try reader.nextMessage()
+            } catch {
+                fail(error)
+                return
+            }
+            guard let message else { break }
+            switch message {
+            case .text(let text): enqueue(.text(text))
+            case .binary(let bytes): enqueue(.binary(bytes))
+            case .ping(let payload):
+                if closing.canSendData { writeFrame { writer.writePong(payload, into: &$0) } }
+            case .pong:
+                break
+            case .close(let code, _):
+                receivedClose(code)
+                return
+            }
+        }
+        deliverInbound()
+        let full = queuedCount >= configuration.inboundQueueMessages
+        if full && !readPaused {
+            readPaused = true
+            connection.pauseReading()
+        }
+    }
+
+    private func enqueue(_ message: WebSocketSession.Message) {
+        events.messagesIn.increment()
+        // Nobody will ever read it once the subscriber cancelled: drop, keep the connection alive.
+        guard !inboundAbandoned, closing.canSendData else { return }
+        inboundQueue.append(message)
+    }
+
+    private func deliverInbound() {
+        guard !delivering, let subscriber = inboundSubscriber else { return }
+        delivering = true
+        defer { delivering = false }
+        while inboundDemand > 0, inboundHead < inboundQueue.count, inboundSubscriber != nil {
+            let message = inboundQueue[inboundHead]
+            inboundHead += 1
+            inboundDemand -= 1
+            inboundDemand += subscriber.receive(message)
+        }
+        if inboundHead == inboundQueue.count {
+            inboundQueue.removeAll(keepingCapacity: false)
+            inboundHead = 0
+        } else if inboundHead > 64 {
+            inboundQueue.removeFirst(inboundHead)
+            inboundHead = 0
+        }
+        if readPaused, queuedCount < configuration.inboundQueueMessages, !connection.isClosed {
+            readPaused = false
+            connection.resumeReading()
+            readMessages()
+        }
+    }
+
+    func attachInbound(_ subscriber: AnySubscriber<WebSocketSession.Message, Never>, session: WebSocketSession) {
+        guard !inboundAttached, !finished else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: .finished)
+            return
+        }
+        inboundAttached = true
+        inboundSubscriber = subscriber
+        subscriber.receive(subscription: InboundSubscription(session: session))
+    }
+
+    func inboundRequested(_ demand: Subscribers.Demand) {
+        guard inboundSubscriber != nil else { return }
+        inboundDemand += demand
+        deliverInbound()
+    }
+
+    func inboundCancelled() {
+        inboundSubscriber = nil
+        inboundAbandoned = true
+        inboundQueue = []
+        inboundHead = 0
+        if readPaused {
+            readPaused = false
+            connection.resumeReading()
+            readMessages()
+        }
+    }
+
+    // MARK: Writing
+
+    func send(_ message: WebSocketSession.Message, enforceLimit: Bool) {
+        guard closing.canSendData, !connection.isClosed else { return }
+        events.messagesOut.increment()
+        writeFrame { buffer in
+            switch message {
+            case .text(let text): writer.writeText(text, into: &buffer)
+            case .binary(let bytes): writer.writeBinary(bytes, into: &buffer)
+            }
+        }
+        if enforceLimit && connection.pendingOutputCount > configuration.outboundLimitBytes {
+            fail(.policyViolation("client does not read its messages"))
+        }
+    }
+
+    private func writeFrame(_ build: (inout [UInt8]) -> Void) {
+        var buffer: [UInt8] = []
+        build(&buffer)
+        connection.write(buffer)
+    }
+
+    func register(_ subscriber: OutboundSubscriber) {
+        outboundSubscribers[ObjectIdentifier(subscriber)] = subscriber
+    }
+
+    func unregister(_ subscriber: OutboundSubscriber) {
+        outboundSubscribers[ObjectIdentifier(subscriber)] = nil
+    }
+
+    func connectionDidDrainOutput(_ connection: Connection) {
+        for subscriber in outboundSubscribers.values { subscriber.drained() }
+    }
+
+    // MARK: Closing
+
+    /// Starts the closing handshake from the server side.
+    func close(code: WebSocketCloseCode, reason: String) {
+        guard !connection.isClosed, closing.initiate(code: code) else { return }
+        writeFrame { writer.writeClose(code: code, reason: reason, into: &$0) }
+        connection.deadline = Deadline.after(configuration.closeTimeout)
+        finishInbound()
+    }
+
+    private func receivedClose(_ code: WebSocketCloseCode) {
+        deliverInbound()
+        finishInbound()
+        if let echo = closing.receive(code: code) {
+            writeFrame { writer.writeClose(code: echo, into: &$0) }
+        }
+        // The server closes the TCP connection first once both close frames are out.
+        connection.closeAfterFlush()
+    }
+
+    private func fail(_ error: WebSocketError) {
+        if let code = closing.fail(with: error) {
+            writeFrame { writer.writeClose(code: code, reason: error.reason, into: &$0) }
+        }
+        finishInbound()
+        connection.closeAfterFlush()
+    }
+
+    func connectionDeadlinePassed(_ connection: Connection) {
+        guard closing.canSendData, !pingOutstanding else {
+            // The client did not answer our close, or a ping, in time.
+            connection.close()
+            return
+        }
+        pingOutstanding = true
+        writeFrame { writer.writePing(into: &$0) }
+        connection.deadline = Deadline.after(max(1, configuration.idleTimeout - configuration.pingInterval))
+    }
+
+    func connectionDidClose(_ connection: Connection) {
+        finishInbound()
+        for subscriber in outboundSubscribers.values { subscriber.sessionClosed() }
+        outboundSubscribers = [:]
+        events.webSocketSessions.decrement()
+    }
+
+    /// Completes the messages publisher once: nothing more will arrive.
+    private func finishInbound() {
+        guard !finished else { return }
+        finished = true
+        inboundQueue = []
+        inboundHead = 0
+        let subscriber = inboundSubscriber
+        inboundSubscriber = nil
+        subscriber?.receive(completion: .finished)
+    }
+}

@@ -1,0 +1,150 @@
+import StreamCore
+
+/// One accepted WebSocket connection, as StreamCore sees it: `messages` publishes what the
+/// client sends, `outbound` takes what to send back. Usable from any thread; every call hops to
+/// the connection's loop.
+///
+/// Back pressure runs end to end: the socket is read only while `messages` has demand (beyond
+/// a small queue, see `WebSocketConfiguration.inboundQueueMessages`), and `outbound` asks its
+/// publisher for more only while the socket keeps up (`outboundWindow`,
+/// `outboundHighWaterBytes`), so a slow reader never makes the server buffer without bound.
+public final class WebSocketSession: @unchecked Sendable {
+    // Sendable: `request` and `loop` are immutable; `handler` is only dereferenced on `loop`.
+
+    /// An application message.
+    public enum Message: Sendable, Equatable {
+        case text(String)
+        case binary([UInt8])
+    }
+
+    /// The upgrade request (path, headers, query).
+    public let request: HTTPRequest
+    let loop: EventLoop
+    weak var handler: WebSocketConnectionHandler?
+
+    init(request: HTTPRequest, loop: EventLoop, handler: WebSocketConnectionHandler) {
+        self.request = request
+        self.loop = loop
+        self.handler = handler
+    }
+
+    /// The client's messages, for one subscriber; finishes when the connection closes.
+    public var messages: Messages { Messages(session: self) }
+
+    /// A new subscriber that sends every message it receives; its demand follows the socket.
+    /// Its completion closes the session normally.
+    public var outbound: AnySubscriber<Message, Never> { AnySubscriber(OutboundSubscriber(session: self)) }
+
+    /// Sends one message outside back pressure (e.g. a greeting). A client that lets more than
+    /// `outboundLimitBytes` pile up is disconnected with 1008.
+    public func send(_ message: Message) {
+        loop.execute { [self] in handler?.send(message, enforceLimit: true) }
+    }
+
+    /// Starts the closing handshake; the connection closes when the client answers or after
+    /// `closeTimeout`.
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        loop.execute { [self] in handler?.close(code: code, reason: reason) }
+    }
+
+    /// The publisher of the client's messages.
+    public struct Messages: Publisher {
+        public typealias Output = Message
+        public typealias Failure = Never
+
+        let session: WebSocketSession
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Message, S.Failure == Never {
+            // The subscriber is only used on the loop, where this closure runs.
+            nonisolated(unsafe) let subscriber = AnySubscriber(subscriber)
+            session.loop.execute { [session] in
+                guard let handler = session.handler else {
+                    subscriber.receive(subscription: Subscriptions.empty)
+                    subscriber.receive(completion: .finished)
+                    return
+                }
+                handler.attachInbound(subscriber, session: session)
+            }
+        }
+    }
+}
+
+/// The subscription of `WebSocketSession.messages`.
+final class InboundSubscription: Subscription, @unchecked Sendable {
+    // Sendable: it only holds immutable references and hops to the loop for every call.
+    private let session: WebSocketSession
+
+    init(session: WebSocketSession) { self.session = session }
+
+    func request(_ demand: Subscribers.Demand) {
+        session.loop.execute { [session] in session.handler?.inboundRequested(demand) }
+    }
+
+    func cancel() {
+        session.loop.execute { [session] in session.handler?.inboundCancelled() }
+    }
+}
+
+/// One publisher feeding a session: asks for `outboundWindow` messages, then one more for each
+/// message the socket has taken while unwritten bytes stay under the high-water mark.
+final class OutboundSubscriber: Subscriber, @unchecked Sendable {
+    // Sendable: `subscription`, `owed` and `done` are only touched on the session's loop.
+    typealias Input = WebSocketSession.Message
+    typealias Failure = Never
+
+    private let session: WebSocketSession
+    private var subscription: Subscription?
+    private var owed = 0
+    private var done = false
+
+    init(session: WebSocketSession) { self.session = session }
+
+    func receive(subscription: Subscription) {
+        nonisolated(unsafe) let subscription = subscription
+        session.loop.execute { [self] in
+            guard self.subscription == nil, !done, let handler = session.handler else {
+                subscription.cancel()
+                return
+            }
+            self.subscription = subscription
+            handler.register(self)
+            subscription.request(.max(handler.configuration.outboundWindow))
+        }
+    }
+
+    func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
+        session.loop.execute { [self] in
+            guard !done, let handler = session.handler else { return }
+            handler.send(input, enforceLimit: false)
+            if handler.hasRoomForOutput { subscription?.request(.max(1)) } else { owed += 1 }
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        session.loop.execute { [self] in
+            guard !done else { return }
+            done = true
+            subscription = nil
+            session.handler?.unregister(self)
+            session.handler?.close(code: .normalClosure, reason: "")
+        }
+    }
+
+    /// The socket drained: ask for what was held back (on the loop).
+    func drained() {
+        guard owed > 0, !done else { return }
+        let demand = owed
+        owed = 0
+        subscription?.request(.max(demand))
+    }
+
+    /// The session closed: stop the publisher (on the loop).
+    func sessionClosed() {
+        guard !done else { return }
+        done = true
+        let subscription = self.subscription
+        self.subscription = nil
+        subscription?.cancel()
+    }
+}
