@@ -12,17 +12,20 @@ public struct PerMessageDeflateConfiguration: Sendable, Equatable {
     /// The window we ask the client to limit itself to, when it offers `client_max_window_bits`
     /// (8...15); nil leaves the client's choice.
     public var clientMaxWindowBits: Int?
-    /// zlib compression level (0...9, or -1 for zlib's default).
+    /// zlib level for outgoing messages; 1 (fastest) by default: WebSocket messages are small and
+    /// latency matters more than the last percent of ratio.
     public var compressionLevel: Int32
     /// zlib memLevel (1...9).
     public var memoryLevel: Int32
-    /// Messages shorter than this many bytes are sent uncompressed.
+    /// Messages shorter than this many bytes are sent uncompressed. 0 (the default) compresses
+    /// every message: RFC 7692 allows either, but some clients mishandle uncompressed frames in a
+    /// compressed session (the Autobahn runner kosoku, for one).
     public var minimumCompressedSize: Int
 
     public init(
         serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
         serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int? = nil,
-        compressionLevel: Int32 = Z_DEFAULT_COMPRESSION, memoryLevel: Int32 = 8, minimumCompressedSize: Int = 32
+        compressionLevel: Int32 = 1, memoryLevel: Int32 = 8, minimumCompressedSize: Int = 0
     ) {
         self.serverNoContextTakeover = serverNoContextTakeover
         self.clientNoContextTakeover = clientNoContextTakeover
