@@ -3,8 +3,8 @@ extension Publishers {
     /// with a given string.
     ///
     /// The lines are Apple's: `receive subscription: (…)`, `request unlimited`,
-    /// `request max: (n)`, `receive value: (…)`, `request max: (n) (synchronous)` for demand
-    /// returned from `receive(_:)`, `receive finished`, `receive error: (…)`, `receive cancel`.
+    /// `request max: (n)`, `receive value: (…)`, `request max: (n) (synchronous)` for non-zero
+    /// demand returned from `receive(_:)`, `receive finished`, `receive error: (…)`, `receive cancel`.
     public struct Print<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -69,7 +69,8 @@ extension Publishers {
                 log("receive value: (\(input))")
                 guard !isTerminal else { return .none }
                 let demand = downstream.receive(input)
-                log(Self.describe(demand) + " (synchronous)")
+                // Apple logs demand returned from receive(_:) only when there is some.
+                if demand > 0 { log(Self.describe(demand) + " (synchronous)") }
                 return demand
             }
 
