@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Our Combine for Linux. Depends on Foundation and Dispatch only.
@@ -47,9 +48,20 @@ let package = Package(
             ]
         ),
 
+        // The service executable: configuration, routes, pipelines, the browser page.
+        .executableTarget(
+            name: "ServiceApp",
+            dependencies: [
+                "StreamCore", "HTTPServer", "GithubProxy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore"]),
+        .testTarget(name: "ServiceAppTests", dependencies: ["ServiceApp"]),
     ],
     swiftLanguageModes: [.v6]
 )

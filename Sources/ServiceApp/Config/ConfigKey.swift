@@ -1,0 +1,46 @@
+/// Every key of the config file, spelled as in the file (`http.maxHeaderBytes` is the key
+/// `maxHeaderBytes` inside the `"http"` object), with the flag and environment variable that can
+/// override it, if any.
+enum ConfigKey: String, CaseIterable, Sendable {
+    case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainTimeoutSeconds, maxConnections
+    case httpMaxHeaderBytes = "http.maxHeaderBytes"
+    case httpMaxBodyBytes = "http.maxBodyBytes"
+    case httpHeaderReadTimeoutSeconds = "http.headerReadTimeoutSeconds"
+    case httpKeepAliveIdleTimeoutSeconds = "http.keepAliveIdleTimeoutSeconds"
+    case webSocketMaxMessageBytes = "webSocket.maxMessageBytes"
+    case webSocketPingIntervalSeconds = "webSocket.pingIntervalSeconds"
+    case webSocketIdleTimeoutSeconds = "webSocket.idleTimeoutSeconds"
+    case webSocketOutboundQueueLimit = "webSocket.outboundQueueLimit"
+    case webSocketCompression = "webSocket.compression"
+    case upstreamConnectTimeoutSeconds = "upstream.connectTimeoutSeconds"
+    case upstreamRequestTimeoutSeconds = "upstream.requestTimeoutSeconds"
+    case retryMaxRetries = "retry.maxRetries"
+    case retryBaseDelayMs = "retry.baseDelayMs"
+    case cacheCapacity = "cache.capacity"
+    case cacheTtlSeconds = "cache.ttlSeconds"
+
+    /// The objects that group keys in the file.
+    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache"]
+
+    /// The command-line flag that overrides this key, e.g. `--port`.
+    var flag: String? {
+        switch self {
+        case .host: "--host"
+        case .port: "--port"
+        case .githubApiUrl: "--github-api-url"
+        case .throttleMs: "--throttle-ms"
+        default: nil
+        }
+    }
+
+    /// The environment variable that overrides this key, e.g. `PORT`.
+    var environmentVariable: String? {
+        switch self {
+        case .host: "HOST"
+        case .port: "PORT"
+        case .githubApiUrl: "GITHUB_API_URL"
+        case .throttleMs: "THROTTLE_MS"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,55 @@
+extension ConfigResolver {
+    /// The `"http"` group.
+    static func httpLimits(
+        _ reader: SettingReader, _ defaults: ServiceConfig.HTTPLimits
+    ) throws(ConfigError) -> ServiceConfig.HTTPLimits {
+        ServiceConfig.HTTPLimits(
+            maxHeaderBytes: try reader.integer(.httpMaxHeaderBytes, default: defaults.maxHeaderBytes, in: 1024...1_048_576),
+            maxBodyBytes: try reader.integer(.httpMaxBodyBytes, default: defaults.maxBodyBytes, in: 0...67_108_864),
+            headerReadTimeout: try reader.seconds(
+                .httpHeaderReadTimeoutSeconds, default: defaults.headerReadTimeout, in: 0.001...3600),
+            keepAliveIdleTimeout: try reader.seconds(
+                .httpKeepAliveIdleTimeoutSeconds, default: defaults.keepAliveIdleTimeout, in: 0.001...3600))
+    }
+
+    /// The `"webSocket"` group.
+    static func webSocketLimits(
+        _ reader: SettingReader, _ defaults: ServiceConfig.WebSocketLimits
+    ) throws(ConfigError) -> ServiceConfig.WebSocketLimits {
+        ServiceConfig.WebSocketLimits(
+            maxMessageBytes: try reader.integer(
+                .webSocketMaxMessageBytes, default: defaults.maxMessageBytes, in: 125...268_435_456),
+            pingInterval: try reader.seconds(.webSocketPingIntervalSeconds, default: defaults.pingInterval, in: 0...3600),
+            idleTimeout: try reader.seconds(.webSocketIdleTimeoutSeconds, default: defaults.idleTimeout, in: 0...86_400),
+            outboundQueueLimit: try reader.integer(
+                .webSocketOutboundQueueLimit, default: defaults.outboundQueueLimit, in: 1...1_000_000),
+            compression: try reader.boolean(.webSocketCompression, default: defaults.compression))
+    }
+
+    /// The `"upstream"` group.
+    static func upstreamTimeouts(
+        _ reader: SettingReader, _ defaults: ServiceConfig.UpstreamTimeouts
+    ) throws(ConfigError) -> ServiceConfig.UpstreamTimeouts {
+        ServiceConfig.UpstreamTimeouts(
+            connect: try reader.seconds(.upstreamConnectTimeoutSeconds, default: defaults.connect, in: 0.001...300),
+            request: try reader.seconds(.upstreamRequestTimeoutSeconds, default: defaults.request, in: 0.001...600))
+    }
+
+    /// The `"retry"` group; at least 2 retries, as the contract requires.
+    static func retryPolicy(
+        _ reader: SettingReader, _ defaults: ServiceConfig.RetryPolicy
+    ) throws(ConfigError) -> ServiceConfig.RetryPolicy {
+        ServiceConfig.RetryPolicy(
+            maxRetries: try reader.integer(.retryMaxRetries, default: defaults.maxRetries, in: 2...10),
+            baseDelay: try reader.milliseconds(.retryBaseDelayMs, default: defaults.baseDelay, in: 0...60_000))
+    }
+
+    /// The `"cache"` group.
+    static func cacheSettings(
+        _ reader: SettingReader, _ defaults: ServiceConfig.CacheSettings
+    ) throws(ConfigError) -> ServiceConfig.CacheSettings {
+        ServiceConfig.CacheSettings(
+            capacity: try reader.integer(.cacheCapacity, default: defaults.capacity, in: 0...1_000_000),
+            ttl: try reader.seconds(.cacheTtlSeconds, default: defaults.ttl, in: 0...86_400))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+
+/// Builds the `ServiceConfig` from flags, environment variables, the config file and built-in
+/// defaults — in that order of precedence — and validates every value.
+///
+/// The file is the one named by `--config`, else by `CONFIG_FILE`, else `config/service.json`
+/// (relative paths are relative to the working directory). A missing default file is fine: the
+/// defaults apply. A missing named file is an error. `GITHUB_TOKEN` comes from the environment only.
+struct ConfigResolver: Sendable {
+    /// The config file used when neither `--config` nor `CONFIG_FILE` names one.
+    static let defaultConfigPath = "config/service.json"
+    /// The environment variable naming the config file.
+    static let configFileVariable = "CONFIG_FILE"
+    /// The environment variable holding the GitHub token.
+    static let tokenVariable = "GITHUB_TOKEN"
+
+    /// Values of `--host`, `--port`, `--github-api-url`, `--throttle-ms` as typed.
+    var flags: [ConfigKey: String] = [:]
+    /// The value of `--config`.
+    var configFlag: String?
+    /// The process environment.
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Reads a file; `nil` when it does not exist. Replaced in tests.
+    var readFile: @Sendable (String) throws(ConfigError) -> Data? = { path throws(ConfigError) in
+        try ConfigFile.readFromDisk(path)
+    }
+
+    /// The resolved, validated configuration.
+    func resolve() throws(ConfigError) -> ServiceConfig {
+        let file = try loadFile()
+        let reader = SettingReader(flags: flags, environment: environment, file: file)
+        let defaults = ServiceConfig()
+        var config = ServiceConfig()
+        config.configFile = file?.path
+        config.host = try reader.string(
+            .host, default: defaults.host, reason: "must be a host name or IP address", Self.host)
+        config.port = try reader.integer(.port, default: defaults.port, in: 0...65_535)
+        config.githubAPIURL = try reader.string(
+            .githubApiUrl, default: defaults.githubAPIURL,
+            reason: "must be an absolute http or https URL without query or fragment", Self.baseURL)
+        config.githubToken = try token()
+        config.throttle = try reader.milliseconds(.throttleMs, default: defaults.throttle, in: 0...60_000)
+        config.minLength = try reader.integer(.minLength, default: defaults.minLength, in: 1...39)
+        config.logLevel = try reader.string(
+            .logLevel, default: defaults.logLevel,
+            reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
+        ) { Logger.Level(rawValue: $0.lowercased()) }
+        config.drainTimeout = try reader.seconds(.drainTimeoutSeconds, default: defaults.drainTimeout, in: 0...600)
+        config.maxConnections = try reader.integer(.maxConnections, default: defaults.maxConnections, in: 1...1_000_000)
+        config.http = try Self.httpLimits(reader, defaults.http)
+        config.webSocket = try Self.webSocketLimits(reader, defaults.webSocket)
+        config.upstream = try Self.upstreamTimeouts(reader, defaults.upstream)
+        config.retry = try Self.retryPolicy(reader, defaults.retry)
+        config.cache = try Self.cacheSettings(reader, defaults.cache)
+        return config
+    }
+
+    /// The file named by `--config`, else `CONFIG_FILE`, else the default file if it exists.
+    private func loadFile() throws(ConfigError) -> ConfigFile? {
+        let named: (path: String, source: ConfigSource)?
+        if let flag = configFlag {
+            named = (flag, .flag("--config"))
+        } else if let variable = environment[Self.configFileVariable], !variable.isEmpty {
+            named = (variable, .environment(Self.configFileVariable))
+        } else {
+            named = nil
+        }
+        if let named, named.path.isEmpty {
+            throw .invalidValue(value: "\"\"", source: named.source, reason: "must name a file")
+        }
+        let path = named?.path ?? Self.defaultConfigPath
+        guard let data = try readFile(path) else {
+            if let named { throw .fileNotFound(path: path, namedBy: named.source) }
+            return nil
+        }
+        return try ConfigFile.parse(data, path: path)
+    }
+
+    /// The token from `GITHUB_TOKEN`; the error never shows the value.
+    private func token() throws(ConfigError) -> GitHubToken? {
+        guard let value = environment[Self.tokenVariable], let token = GitHubToken(environmentValue: value) else {
+            return nil
+        }
+        guard token.isHeaderSafe else {
+            throw .invalidValue(
+                value: "(redacted)", source: .environment(Self.tokenVariable),
+                reason: "must contain only visible ASCII characters")
+        }
+        return token
+    }
+
+    /// Accepts a non-empty host or address without whitespace or URL syntax.
+    private static func host(_ text: String) -> String? {
+        let forbidden = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "/?#@"))
+        guard !text.isEmpty, text.utf8.count <= 253, text.rangeOfCharacter(from: forbidden) == nil else { return nil }
+        return text
+    }
+
+    /// Accepts an absolute http(s) URL with a host and no query or fragment; drops trailing slashes.
+    private static func baseURL(_ text: String) -> URL? {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil
+        else { return nil }
+        return components.url
+    }
+}

@@ -1,0 +1,39 @@
+/// A JSON value as read from the config file, before it is checked against a setting's type.
+enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The value as an error message shows it: `70000`, `"abc"`, `true`, `null`, `[…]`, `{…}`.
+    var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): String(value)
+        case .number(let value):
+            value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .string(let value): "\"\(value)\""
+        case .array: "[…]"
+        case .object: "{…}"
+        }
+    }
+}

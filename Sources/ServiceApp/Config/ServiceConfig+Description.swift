@@ -1,0 +1,47 @@
+import Logging
+
+extension ServiceConfig: CustomStringConvertible {
+    /// Every setting as flat logger metadata, keyed as in the config file (`http.maxHeaderBytes`).
+    /// The token appears only as `token: set|unset`.
+    var logMetadata: Logger.Metadata {
+        let seconds: (Duration) -> Logger.MetadataValue = { "\(Self.number($0.timeInterval))" }
+        let milliseconds: (Duration) -> Logger.MetadataValue = { "\($0.wholeMilliseconds)" }
+        return [
+            "host": "\(host)",
+            "port": "\(port)",
+            "githubApiUrl": "\(githubAPIURL.absoluteString)",
+            "token": githubToken == nil ? "unset" : "set",
+            "throttleMs": milliseconds(throttle),
+            "minLength": "\(minLength)",
+            "logLevel": "\(logLevel.rawValue)",
+            "drainTimeoutSeconds": seconds(drainTimeout),
+            "maxConnections": "\(maxConnections)",
+            "configFile": "\(configFile ?? "none")",
+            "http.maxHeaderBytes": "\(http.maxHeaderBytes)",
+            "http.maxBodyBytes": "\(http.maxBodyBytes)",
+            "http.headerReadTimeoutSeconds": seconds(http.headerReadTimeout),
+            "http.keepAliveIdleTimeoutSeconds": seconds(http.keepAliveIdleTimeout),
+            "webSocket.maxMessageBytes": "\(webSocket.maxMessageBytes)",
+            "webSocket.pingIntervalSeconds": seconds(webSocket.pingInterval),
+            "webSocket.idleTimeoutSeconds": seconds(webSocket.idleTimeout),
+            "webSocket.outboundQueueLimit": "\(webSocket.outboundQueueLimit)",
+            "webSocket.compression": "\(webSocket.compression)",
+            "upstream.connectTimeoutSeconds": seconds(upstream.connect),
+            "upstream.requestTimeoutSeconds": seconds(upstream.request),
+            "retry.maxRetries": "\(retry.maxRetries)",
+            "retry.baseDelayMs": milliseconds(retry.baseDelay),
+            "cache.capacity": "\(cache.capacity)",
+            "cache.ttlSeconds": seconds(cache.ttl),
+        ]
+    }
+
+    /// `key=value` pairs of `logMetadata`, sorted by key; the token shows as `token=set|unset`.
+    var description: String {
+        logMetadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// `10` for whole numbers, `0.25` otherwise.
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+
+/// The service's resolved settings: every row of the contract's table and every key of
+/// `config/service.json`, after precedence (flag > environment variable > config file > built-in
+/// default) and validation. The property defaults are the built-in defaults.
+struct ServiceConfig: Sendable, Equatable {
+    /// Address to bind (`--host`, `HOST`).
+    var host = "0.0.0.0"
+    /// Port to bind; `0` picks a free port (`--port`, `PORT`).
+    var port = 8080
+    /// Upstream base URL without a trailing slash (`--github-api-url`, `GITHUB_API_URL`).
+    var githubAPIURL = ServiceConfig.defaultGithubAPIURL
+    /// Sent upstream as `Authorization: Bearer …`; read from `GITHUB_TOKEN` only, never logged.
+    var githubToken: GitHubToken?
+    /// Throttle window of the keystroke pipeline (`--throttle-ms`, `THROTTLE_MS`).
+    var throttle: Duration = .milliseconds(500)
+    /// Queries shorter than this are answered `too_short` without an upstream call.
+    var minLength = 3
+    /// The swift-log level of every logger.
+    var logLevel: Logger.Level = .info
+    /// How long a shutdown waits for in-flight responses before exiting.
+    var drainTimeout: Duration = .seconds(10)
+    /// Accepted connections beyond this are refused.
+    var maxConnections = 1024
+    /// HTTP/1.1 request limits and timeouts.
+    var http = HTTPLimits()
+    /// WebSocket limits, keep-alive and compression.
+    var webSocket = WebSocketLimits()
+    /// Timeouts of upstream (GitHub) requests.
+    var upstream = UpstreamTimeouts()
+    /// Retries of transient upstream failures.
+    var retry = RetryPolicy()
+    /// The lookup cache shared by `/ws` and `/api/users/{login}`.
+    var cache = CacheSettings()
+    /// The config file the settings were read from; `nil` when the default file is absent.
+    var configFile: String?
+
+    /// `https://api.github.com`.
+    static let defaultGithubAPIURL: URL = {
+        guard let url = URL(string: "https://api.github.com") else { preconditionFailure("constant URL") }
+        return url
+    }()
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// The `ServiceApp` command: resolves the configuration, bootstraps logging and runs the service.
+///
+/// Configuration errors (a missing named config file, invalid JSON, unknown keys, values out of
+/// range) are reported on standard error and exit with status 2.
+@main
+struct ServiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ServiceApp",
+        abstract: "Runs the \"Using Combine\" GitHub-username pipeline over WebSockets.",
+        discussion: """
+            Each setting comes from its flag, else its environment variable, else the config \
+            file, else the built-in default. GITHUB_TOKEN (sent upstream as a bearer token) is \
+            read from the environment only and never logged. Every other setting lives in the \
+            config file (see config/service.json for the keys and their defaults).
+            """)
+
+    /// The exit status of configuration errors.
+    static let configErrorExitCode = ExitCode(2)
+
+    @Option(name: .customLong("host"), help: "Address to bind (env HOST, default 0.0.0.0).")
+    var host: String?
+
+    @Option(name: .customLong("port"), help: "Port to bind; 0 picks a free port (env PORT, default 8080).")
+    var port: String?
+
+    @Option(
+        name: .customLong("github-api-url"),
+        help: "Upstream base URL (env GITHUB_API_URL, default https://api.github.com).")
+    var githubAPIURL: String?
+
+    @Option(
+        name: .customLong("throttle-ms"),
+        help: "Throttle window of the keystroke pipeline in ms (env THROTTLE_MS, default 500).")
+    var throttleMs: String?
+
+    @Option(
+        name: .customLong("config"),
+        help: "Config file (env CONFIG_FILE, default config/service.json; a missing default file is fine).")
+    var configFile: String?
+
+    /// The resolver for these flags and `environment`.
+    func resolver(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigResolver {
+        var flags: [ConfigKey: String] = [:]
+        flags[.host] = host
+        flags[.port] = port
+        flags[.githubApiUrl] = githubAPIURL
+        flags[.throttleMs] = throttleMs
+        return ConfigResolver(flags: flags, configFlag: configFile, environment: environment)
+    }
+
+    /// The configuration; a `ConfigError` is reported on standard error and becomes exit status 2.
+    func resolvedConfig(resolver: ConfigResolver) throws -> ServiceConfig {
+        do {
+            return try resolver.resolve()
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw Self.configErrorExitCode
+        }
+    }
+
+    func run() async throws {
+        let config = try resolvedConfig(resolver: resolver())
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = config.logLevel
+            return handler
+        }
+        try await ServiceRunner.run(config: config)
+    }
+}

@@ -1,0 +1,72 @@
+/// The browser page served at `GET /`: the server-side twin of the book's GithubViewController.
+///
+/// A username field whose every change is sent to `/ws` as `{"type":"input","value":…}`, an
+/// activity spinner driven by `activity` events, the user's avatar, name and login, and the
+/// repository count (`unknown` when a result has no users). Self-contained: inline CSS and
+/// JavaScript, no external resources except the avatar image from GitHub. The markup is
+/// XHTML-compatible (void elements self-closed, script and style in CDATA sections) so tests
+/// can parse it with `XMLParser`. Stable ids for browser tests: `#username`, `#spinner`,
+/// `#avatar`, `#name`, `#login`, `#repos`, `#status`, `#connection`.
+enum BrowserPage {
+    /// The `Content-Type` to serve the page with.
+    static let contentType = "text/html; charset=utf-8"
+
+    /// The `Content-Security-Policy` the page also declares in a `<meta>` element.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        + "img-src https://avatars.githubusercontent.com https: data:; connect-src 'self' ws: wss:; "
+        + "base-uri 'none'; form-action 'none'"
+
+    /// The whole page.
+    static let html: String = head + body
+
+    private static let head = """
+        <!DOCTYPE html>
+        <html lang="en" xmlns="http://www.w3.org/1999/xhtml">
+        <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)" />
+        <meta name="color-scheme" content="light dark" />
+        <title>GitHub user lookup</title>
+        <style>/*<![CDATA[*/
+        \(style)
+        /*]]>*/</style>
+        </head>
+
+        """
+
+    private static let body = """
+        <body>
+        <main class="card" aria-labelledby="title">
+          <header>
+            <h1 id="title">GitHub user lookup</h1>
+            <p id="connection" class="connection" role="status" aria-live="polite" data-state="connecting">connecting…</p>
+          </header>
+          <div class="field">
+            <label for="username">GitHub username</label>
+            <div class="input-row">
+              <input id="username" name="username" type="text" maxlength="39" autocomplete="off" autocapitalize="none" autocorrect="off" spellcheck="false" placeholder="e.g. heckj" aria-describedby="status" autofocus="autofocus" />
+              <span id="spinner" class="spinner" role="progressbar" aria-label="Looking up the user" hidden="hidden"></span>
+            </div>
+          </div>
+          <section class="user" aria-label="GitHub user">
+            <img id="avatar" class="avatar" alt="" width="88" height="88" hidden="hidden" />
+            <div class="avatar placeholder" id="avatar-placeholder" aria-hidden="true"></div>
+            <dl class="details">
+              <dt>Name</dt><dd id="name">–</dd>
+              <dt>Login</dt><dd id="login">–</dd>
+              <dt>Repositories</dt><dd id="repos">unknown</dd>
+            </dl>
+          </section>
+          <p id="status" class="status" role="status" aria-live="polite">type a username</p>
+          <footer id="pipeline" class="pipeline">throttle → removeDuplicates → lookup → switchToLatest</footer>
+        </main>
+        <script>//<![CDATA[
+        \(script)
+        //]]></script>
+        </body>
+        </html>
+
+        """
+}

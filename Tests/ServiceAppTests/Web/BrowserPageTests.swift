@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@testable import ServiceApp
+
+/// The browser page is well-formed, self-contained and has the ids browser tests rely on.
+final class BrowserPageTests: XCTestCase {
+    /// The page's elements in document order, from `XMLParser`.
+    private final class Collector: NSObject, XMLParserDelegate {
+        struct Element {
+            let name: String
+            let attributes: [String: String]
+            var text = ""
+        }
+        var elements: [Element] = []
+        private var open: [Int] = []
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            open.append(elements.count)
+            elements.append(Element(name: name, attributes: attributes))
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            open.removeLast()
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if let index = open.last { elements[index].text += string }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            if let index = open.last { elements[index].text += String(decoding: block, as: UTF8.self) }
+        }
+    }
+
+    private func parse() throws -> [Collector.Element] {
+        let parser = XMLParser(data: Data(BrowserPage.html.utf8))
+        let collector = Collector()
+        parser.delegate = collector
+        XCTAssertTrue(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
+        return collector.elements
+    }
+
+    private func element(_ id: String, in elements: [Collector.Element]) throws -> Collector.Element {
+        try XCTUnwrap(elements.first { $0.attributes["id"] == id }, "#\(id)")
+    }
+
+    func testPageIsWellFormedXHTML() throws {
+        let elements = try parse()
+        XCTAssertEqual(elements.first?.name, "html")
+        XCTAssertTrue(BrowserPage.html.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    func testStableIdsExistOnTheRightElements() throws {
+        let elements = try parse()
+        let expected = [
+            "username": "input", "spinner": "span", "avatar": "img", "name": "dd", "login": "dd",
+            "repos": "dd", "status": "p", "connection": "p",
+        ]
+        for (id, name) in expected {
+            XCTAssertEqual(try element(id, in: elements).name, name, "#\(id)")
+        }
+        let ids = elements.compactMap { $0.attributes["id"] }
+        XCTAssertEqual(ids.count, Set(ids).count, "ids are unique")
+    }
+
+    func testInitialStateMatchesAnEmptyResult() throws {
+        let elements = try parse()
+        XCTAssertNotNil(try element("spinner", in: elements).attributes["hidden"], "spinner starts hidden")
+        XCTAssertEqual(try element("repos", in: elements).text, "unknown")
+        XCTAssertEqual(try element("username", in: elements).attributes["type"], "text")
+    }
+
+    func testControlsHaveAccessibleLabels() throws {
+        let elements = try parse()
+        XCTAssertTrue(elements.contains { $0.name == "label" && $0.attributes["for"] == "username" })
+        XCTAssertNotNil(try element("spinner", in: elements).attributes["aria-label"])
+        XCTAssertNotNil(try element("avatar", in: elements).attributes["alt"])
+        XCTAssertEqual(try element("status", in: elements).attributes["aria-live"], "polite")
+        XCTAssertEqual(elements.first?.attributes["lang"], "en")
+    }
+
+    func testPageIsSelfContained() throws {
+        let elements = try parse()
+        for element in elements where ["script", "link", "iframe", "object", "embed"].contains(element.name) {
+            XCTAssertNil(element.attributes["src"], "<\(element.name) src>")
+            XCTAssertNil(element.attributes["href"], "<\(element.name) href>")
+        }
+        for element in elements {
+            for (name, value) in element.attributes where ["src", "href"].contains(name) {
+                XCTFail("external \(name)=\(value) on <\(element.name)>")
+            }
+        }
+        XCTAssertFalse(BrowserPage.html.contains("@import"))
+        XCTAssertFalse(BrowserPage.html.contains("url("), "no CSS url(): fonts and images would be external")
+        XCTAssertEqual(elements.filter { $0.name == "script" }.count, 1)
+        XCTAssertEqual(elements.filter { $0.name == "style" }.count, 1)
+    }
+
+    func testScriptSpeaksTheContract() throws {
+        let script = try XCTUnwrap(try parse().first { $0.name == "script" }).text
+        XCTAssertTrue(script.contains(#"JSON.stringify({ type: "input", value: field.value })"#))
+        XCTAssertTrue(script.contains(#""wss:" : "ws:""#), "ws: or wss: per page protocol")
+        XCTAssertTrue(script.contains(#"location.host + "/ws""#), "same host, /ws")
+        for event in [#"case "hello""#, #"case "activity""#, #"case "result""#, #"case "error""#] {
+            XCTAssertTrue(script.contains(event), event)
+        }
+        for status in ["found", "not_found", "too_short", "invalid", "rate_limited", "unavailable"] {
+            XCTAssertTrue(script.contains("\(status):"), status)
+        }
+        XCTAssertTrue(script.contains("scheduleReconnect"))
+        XCTAssertFalse(script.contains("innerHTML"), "network data is only written as text")
+    }
+
+    func testContentSecurityPolicyIsDeclared() throws {
+        let meta = try parse().first { $0.name == "meta" && $0.attributes["http-equiv"] == "Content-Security-Policy" }
+        XCTAssertEqual(meta?.attributes["content"], BrowserPage.contentSecurityPolicy)
+        XCTAssertTrue(BrowserPage.contentSecurityPolicy.contains("default-src 'none'"))
+    }
+}
