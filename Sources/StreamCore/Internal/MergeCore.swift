@@ -253,7 +253,9 @@ class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
         var finish: Downstream?
         if !terminated {
             if demand > 0 {
-                for (id, source) in sources {
+                // In input order: dictionary order changes from run to run.
+                for id in sources.keys.sorted() {
+                    let source = sources[id]!
                     guard let subscription = source.subscription, !source.unlimited else { continue }
                     let more: Subscribers.Demand
                     if demand == .unlimited {
