@@ -1,12 +1,56 @@
+import Dispatch
+import Foundation
 import Logging
 
-/// Runs the service with its resolved configuration.
-///
-/// Placeholder until the HTTP server, the GitHub client and the pipelines are wired in: it logs
-/// the settings (the token only as `token: set|unset`) and returns.
+/// Runs the service with its resolved configuration until SIGTERM or SIGINT, then drains.
 enum ServiceRunner {
-    /// Starts the service and returns when it has shut down.
+    /// Starts the service, logs `listening on http://HOST:PORT`, and returns after a graceful
+    /// shutdown.
     static func run(config: ServiceConfig, logger: Logger = Logger(label: "ServiceApp")) async throws {
         logger.info("configuration resolved", metadata: config.logMetadata)
+        let service = Service(config: config, logger: logger)
+        let address = try service.start()
+        logger.info("listening on http://\(config.host.contains(":") ? "[\(config.host)]" : config.host):\(address.port)")
+        await waitForTermination(logger: logger)
+        logger.info("draining", metadata: ["timeout_seconds": "\(config.drainTimeout.timeInterval)"])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            service.shutdown { continuation.resume() }
+        }
+        logger.info("stopped")
+    }
+
+    /// Returns on the first SIGTERM or SIGINT.
+    private static func waitForTermination(logger: Logger) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Once()
+            for signalNumber in [SIGTERM, SIGINT] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler {
+                    guard once.claim() else { return }
+                    logger.info("received signal \(signalNumber)")
+                    continuation.resume()
+                }
+                source.resume()
+                signalSources.append(source)
+            }
+        }
+    }
+
+    /// The signal sources, kept alive for the life of the process.
+    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+}
+
+/// True for the first caller only.
+private final class Once: @unchecked Sendable {
+    // Sendable: `claimed` is guarded by `lock`.
+    private let lock = NSLock()
+    private var claimed = false
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

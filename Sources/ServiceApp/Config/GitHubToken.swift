@@ -19,6 +19,9 @@ struct GitHubToken: Sendable, Equatable, CustomStringConvertible, CustomDebugStr
     /// Whether the token is usable in an HTTP header: visible ASCII only.
     var isHeaderSafe: Bool { secret.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
 
+    /// The token itself, for the upstream client only (which sends it as a bearer token).
+    var secretValue: String { secret }
+
     /// The value of the upstream `Authorization` header: `Bearer <token>`.
     var authorizationHeaderValue: String { "Bearer \(secret)" }
 

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a client's text frame on `/ws` means: the current value of the username field, or
+/// something unreadable.
+enum ClientFrame: Equatable {
+    /// The field's current value.
+    case input(String)
+    /// A frame that cannot be read; the session answers with an `error` event and goes on.
+    case unreadable(String)
+
+    /// Reads a text frame: `{"type":"input","value":…}`, or any other text, which is the value
+    /// itself with one trailing `\n` or `\r\n` removed (so `websocat` works line by line).
+    init(text: String) {
+        guard text.first == "{" else {
+            var value = Substring(text)
+            if value.hasSuffix("\r\n") {
+                value = value.dropLast(2)
+            } else if value.hasSuffix("\n") {
+                value = value.dropLast()
+            }
+            self = .input(String(value))
+            return
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            self = .unreadable("a frame starting with '{' must be a JSON object")
+            return
+        }
+        guard let type = object["type"] as? String else {
+            self = .unreadable("the JSON object has no \"type\"")
+            return
+        }
+        guard type == "input" else {
+            self = .unreadable("unknown message type \"\(type)\"")
+            return
+        }
+        guard let value = object["value"] as? String else {
+            self = .unreadable("an input message needs a string \"value\"")
+            return
+        }
+        self = .input(value)
+    }
+}

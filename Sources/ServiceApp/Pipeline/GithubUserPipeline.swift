@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import GithubProxy
+import StreamCore
+
+/// The seed's GithubViewController pipeline, for one WebSocket session.
+///
+/// ```
+/// input ─▶ throttle(throttleMs, latest: true) ─▶ removeDuplicates ─▶ map(retrieveGithubUser)
+///       ─▶ switchToLatest ─▶ result events
+/// network activity ─▶ activity events
+/// ```
+/// `input` is the seed's `@Published username`, fed by the client's frames (the `IBAction`); the
+/// subscribers write `result` and `activity` events, as the seed's `sink`/`assign` subscribers
+/// update the labels, the avatar and the spinner.
+final class GithubUserPipeline: @unchecked Sendable {
+    // Sendable: `cancellables` is guarded by `lock`; the subjects are thread-safe.
+
+    /// The field's current value, as the client sends it.
+    let input = PassthroughSubject<String, Never>()
+    private let activity = NetworkActivity()
+    private let lock = NSLock()
+    private var cancellables = Set<AnyCancellable>()
+
+    /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
+    init(
+        client: GithubClient, throttle: DispatchQueue.SchedulerTimeType.Stride,
+        scheduler: AnySchedulerOf<DispatchQueue>, write: @escaping @Sendable (ServerEvent) -> Void
+    ) {
+        var cancellables = Set<AnyCancellable>()
+        activity.publisher
+            .sink { write(.activity(active: $0)) }
+            .store(in: &cancellables)
+        input
+            .throttle(for: throttle, scheduler: scheduler, latest: true)
+            .removeDuplicates()
+            .map { [activity] username in client.retrieveGithubUser(username: username, activity: activity) }
+            .switchToLatest()
+            .sink { write(.result($0)) }
+            .store(in: &cancellables)
+        self.cancellables = cancellables
+    }
+
+    /// Feeds one client frame: a value goes into the pipeline; an unreadable frame is answered
+    /// with an `error` event through `write`.
+    func receive(_ frame: ClientFrame, write: (ServerEvent) -> Void) {
+        switch frame {
+        case .input(let value): input.send(value)
+        case .unreadable(let message): write(.error(code: "bad_message", message: message))
+        }
+    }
+
+    /// Ends every subscription: an in-flight lookup is cancelled upstream.
+    func cancel() {
+        let cancellables = lock.withLock {
+            defer { self.cancellables = [] }
+            return self.cancellables
+        }
+        cancellables.forEach { $0.cancel() }
+    }
+}

@@ -1,0 +1,33 @@
+import Dispatch
+import GithubProxy
+import HTTPServer
+import StreamCore
+
+/// Binds one `/ws` WebSocket session to its own `GithubUserPipeline`.
+enum GithubUserSession {
+    /// Greets the client, then feeds its text frames into a new pipeline until the socket closes;
+    /// a binary frame closes the session with 1003.
+    static func attach(
+        _ session: WebSocketSession, client: GithubClient, throttleMs: Int, minLength: Int,
+        scheduler: AnySchedulerOf<DispatchQueue>
+    ) {
+        let write: @Sendable (ServerEvent) -> Void = { [weak session] event in session?.send(.text(event.json)) }
+        write(.hello(throttleMs: throttleMs, minLength: minLength))
+        let pipeline = GithubUserPipeline(
+            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, write: write
+        )
+        // The session holds this subscriber until the socket closes; its completion ends the
+        // pipeline's subscriptions, cancelling any lookup in flight.
+        session.messages.subscribe(Subscribers.Sink(
+            receiveCompletion: { _ in pipeline.cancel() },
+            receiveValue: { [weak session] message in
+                switch message {
+                case .text(let text):
+                    pipeline.receive(ClientFrame(text: text), write: write)
+                case .binary:
+                    session?.close(code: .unsupportedData, reason: "binary frames are not accepted")
+                }
+            }
+        ))
+    }
+}

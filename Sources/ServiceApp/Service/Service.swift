@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import GithubProxy
+import HTTPServer
+import Logging
+import StreamCore
+
+/// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
+final class Service: Sendable {
+    let config: ServiceConfig
+    let server: HTTPServer
+    let client: GithubClient
+    let metrics: ServiceMetrics
+    private let readiness = Readiness()
+
+    /// - Parameter scheduler: where throttle windows and retry delays run (a test scheduler in
+    ///   tests).
+    init(
+        config: ServiceConfig, logger: Logger,
+        scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler()
+    ) {
+        self.config = config
+        let metrics = ServiceMetrics()
+        self.metrics = metrics
+        let http = CurlHTTPClient(configuration: .init(
+            connectTimeoutMilliseconds: Int(config.upstream.connect.wholeMilliseconds),
+            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds)
+        ))
+        let client = GithubClient(
+            configuration: .init(
+                baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
+                retry: GithubProxy.RetryPolicy(
+                    maxRetries: config.retry.maxRetries, baseDelayMilliseconds: Int(config.retry.baseDelay.wholeMilliseconds)
+                ),
+                minLength: config.minLength
+            ),
+            http: http, scheduler: scheduler,
+            cache: ETagCache(capacity: max(1, config.cache.capacity), timeToLive: config.cache.ttl.timeInterval),
+            events: metrics.githubEvents
+        )
+        self.client = client
+        server = HTTPServer(configuration: config.serverConfiguration, router: Service.router(client: client, metrics: metrics, readiness: readiness), logger: logger)
+        server.setErrorResponse { status, message in
+            JSONResponse.error(status, status.code == 408 ? "request_timeout" : "bad_request", message)
+        }
+        let throttleMs = Int(config.throttle.wholeMilliseconds)
+        let minLength = config.minLength
+        server.webSocket("/ws") { session in
+            GithubUserSession.attach(session, client: client, throttleMs: throttleMs, minLength: minLength, scheduler: scheduler)
+        }
+        server.webSocket("/ws/echo") { session in
+            session.messages.subscribe(session.outbound)
+        }
+    }
+
+    /// Starts serving; returns the bound address.
+    func start() throws -> SocketAddress {
+        try server.start()
+    }
+
+    /// Graceful shutdown: `/readyz` turns 503, the server drains; `completion` runs when every
+    /// connection is gone (or the drain timeout passed).
+    func shutdown(completion: @escaping @Sendable () -> Void) {
+        readiness.draining = true
+        server.shutdown(completion: completion)
+    }
+
+    private static func router(client: GithubClient, metrics: ServiceMetrics, readiness: Readiness) -> Router {
+        var router = Router()
+        router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
+        router.methodNotAllowed = { _ in JSONResponse.error(.methodNotAllowed, "method_not_allowed") }
+        router.get("/", immediate: { _ in
+            HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", text: BrowserPage.html)
+        })
+        router.get("/healthz", immediate: { _ in JSONResponse.make(.ok, ["status": "ok"]) })
+        router.get("/readyz", immediate: { _ in
+            readiness.draining
+                ? JSONResponse.make(.serviceUnavailable, ["status": "draining"])
+                : JSONResponse.make(.ok, ["status": "ready"])
+        })
+        router.get("/metrics", immediate: { _ in
+            HTTPResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: .bytes(metrics.exposition())
+            )
+        })
+        router.get("/openapi.json", immediate: { _ in
+            HTTPResponse(status: .ok, contentType: "application/json", text: OpenAPIDocument.json)
+        })
+        router.get("/api/users/{login}") { request in
+            await UserEndpoint.respond(to: request, client: client)
+        }
+        return router
+    }
+}
+
+/// Whether the service is draining; read by `/readyz`.
+private final class Readiness: @unchecked Sendable {
+    // Sendable: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    var draining: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

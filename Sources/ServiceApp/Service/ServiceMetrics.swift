@@ -1,0 +1,46 @@
+import GithubProxy
+import Metrics
+import Prometheus
+
+/// The Prometheus registry behind `/metrics`, and the metrics of the service's own layers.
+///
+/// swift-metrics has one process-wide backend, so the first `ServiceMetrics` bootstraps it and
+/// every later one (tests start several services) shares that registry.
+final class ServiceMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let cacheHits = Counter(label: "github_cache_hits_total")
+    private let retries = Counter(label: "github_retries_total")
+
+    init() {
+        registry = ServiceMetrics.shared
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
+
+    /// Hooks that count what the GitHub client does.
+    var githubEvents: GithubClientEvents {
+        GithubClientEvents(
+            onRequest: { outcome, seconds in
+                Counter(label: "github_upstream_requests_total", dimensions: [("outcome", outcome)]).increment()
+                if let seconds {
+                    Metrics.Timer(label: "github_upstream_request_duration_seconds")
+                        .recordNanoseconds(Int64(seconds * 1e9))
+                }
+            },
+            onRetry: { [retries] _, _ in retries.increment() },
+            onCacheHit: { [cacheHits] in cacheHits.increment() }
+        )
+    }
+
+    private static let shared: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+        ]
+        MetricsSystem.bootstrap(factory)
+        return registry
+    }()
+}

@@ -1,0 +1,38 @@
+import GithubProxy
+import HTTPServer
+import StreamCore
+
+/// `GET /api/users/{login}`: the same client, retry policy and cache as the `/ws` pipeline.
+enum UserEndpoint {
+    static func respond(to request: HTTPRequest, client: GithubClient) async -> HTTPResponse {
+        let login = request.pathParameters["login"] ?? ""
+        guard GithubLogin.isValid(login) else {
+            return JSONResponse.error(
+                .badRequest, "invalid_login",
+                "a GitHub login is 1-39 letters, digits and single hyphens, not starting or ending with a hyphen"
+            )
+        }
+        do {
+            let user = try await client.user(login: login).first().values.first { _ in true }
+            guard let user else { return JSONResponse.error(.badGateway, "upstream_unavailable") }
+            return JSONResponse.make(.ok, user)
+        } catch let error as GithubError {
+            return response(for: error)
+        } catch {
+            return JSONResponse.error(.badGateway, "upstream_unavailable", "\(error)")
+        }
+    }
+
+    static func response(for error: GithubError) -> HTTPResponse {
+        switch error {
+        case .notFound:
+            return JSONResponse.error(.notFound, "not_found")
+        case .rateLimited(let seconds):
+            return JSONResponse.error(.tooManyRequests, "rate_limited", headers: ["Retry-After": "\(seconds)"])
+        case .timeout:
+            return JSONResponse.error(.gatewayTimeout, "upstream_timeout")
+        case .unavailable(let reason), .invalidResponse(let reason):
+            return JSONResponse.error(.badGateway, "upstream_unavailable", reason)
+        }
+    }
+}
