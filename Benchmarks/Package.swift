@@ -1,21 +1,47 @@
 // swift-tools-version:6.0
 // Benchmarks of this project against comparison libraries. Not built by CI (slow to compile);
-// run it by hand, release builds only — see docs/benchmarks.md.
+// run it by hand, release builds only — see docs/benchmarks.md and docs/benchmarks-http-method.md.
+import Foundation
 import PackageDescription
+
+/// SwiftPM names a path dependency after its folder: the checkout's name, whatever it is.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "Benchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // HTTP/WebSocket anchors: the same routes served by other Swift servers (scripts/run-all.sh).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
             name: "StreamCoreBench",
             dependencies: [
-                .product(name: "StreamCore", package: "main"),
+                .product(name: "StreamCore", package: root),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        // GET /hello and a WebSocket echo at /ws/echo on Hummingbird 2 (SwiftNIO).
+        .executableTarget(
+            name: "HummingbirdAnchor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The same two routes on FlyingFox (BSD sockets + Swift concurrency).
+        .executableTarget(
+            name: "FlyingFoxAnchor",
+            dependencies: [
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
     ],

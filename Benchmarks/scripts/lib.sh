@@ -1,0 +1,97 @@
+# Shared helpers for the HTTP/WebSocket benchmark scripts (sourced, not run).
+# Everything here targets loopback servers only.
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SCRATCH_DIR="$BENCH_DIR/.build-anchors"
+WSLOAD_SRC="${WSLOAD_SRC:-/work/shared/tools/wsload}"
+WSLOAD="$SCRATCH_DIR/wsload"
+
+log() { printf '%s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Refuse anything but a loopback target: 127.0.0.0/8, localhost or [::1].
+require_loopback() {
+    local url="$1" host
+    host="${url#*://}"; host="${host%%/*}"
+    case "$host" in
+        \[*) host="${host%%]*}]" ;;
+        *) host="${host%%:*}" ;;
+    esac
+    case "$host" in
+        127.*|localhost|'[::1]') ;;
+        *) die "refusing non-loopback target '$url' (host '$host')" ;;
+    esac
+}
+
+ensure_wrk() {
+    command -v wrk >/dev/null 2>&1 && return 0
+    log "wrk not found: installing it with apt-get"
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq >&2 && apt-get install -y -qq wrk >&2
+    else
+        sudo apt-get update -qq >&2 && sudo apt-get install -y -qq wrk >&2
+    fi
+    command -v wrk >/dev/null 2>&1 || die "could not install wrk"
+}
+
+# Builds wsload from a copy of its source (the tools folder is read-only) into .build-anchors/.
+ensure_wsload() {
+    if [ -x "$WSLOAD" ] && [ "$WSLOAD" -nt "$WSLOAD_SRC/wsload.c" ]; then return 0; fi
+    [ -f "$WSLOAD_SRC/wsload.c" ] || die "wsload source not found in $WSLOAD_SRC"
+    if [ ! -f /usr/include/openssl/sha.h ]; then
+        log "libssl-dev missing: installing it with apt-get"
+        apt-get update -qq >&2 && apt-get install -y -qq libssl-dev >&2 || die "could not install libssl-dev"
+    fi
+    local tmp
+    tmp="$(mktemp -d)"
+    cp "$WSLOAD_SRC/wsload.c" "$WSLOAD_SRC/Makefile" "$tmp/"
+    make -s -C "$tmp" >&2 || { rm -rf "$tmp"; die "wsload build failed"; }
+    mkdir -p "$SCRATCH_DIR"
+    cp "$tmp/wsload" "$WSLOAD"
+    rm -rf "$tmp"
+}
+
+# Raises this shell's open-file limit to 65536, or to the hard limit when that is lower;
+# fails when the result is below $1.
+raise_nofile() {
+    local need="$1" hard
+    ulimit -n 65536 2>/dev/null || {
+        hard="$(ulimit -Hn)"
+        [ "$hard" = unlimited ] && hard=65536
+        ulimit -n "$hard" 2>/dev/null || true
+    }
+    local soft
+    soft="$(ulimit -n)"
+    [ "$soft" = unlimited ] || [ "$soft" -ge "$need" ] ||
+        die "open-file limit is $soft (hard $(ulimit -Hn)), need at least $need; raise it (ulimit -Hn as root, or LimitNOFILE)"
+}
+
+vmrss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+# µs from a wrk duration such as 812.00us, 1.23ms or 1.02s.
+wrk_to_us() {
+    awk -v v="$1" 'BEGIN {
+        n = v + 0
+        if (v ~ /us$/) u = n; else if (v ~ /ms$/) u = n * 1000; else if (v ~ /m$/) u = n * 60e6;
+        else if (v ~ /s$/) u = n * 1e6; else u = n
+        printf "%.0f", u }'
+}
+
+# Runs "$@" in the background and waits for it, so that INT/TERM interrupt the wait at once
+# (bash defers traps until a foreground command ends). kill_bg stops it from an EXIT trap.
+BG_PID=""
+run_bg() {
+    "$@" &
+    BG_PID=$!
+    local rc=0
+    wait "$BG_PID" || rc=$?
+    BG_PID=""
+    return "$rc"
+}
+kill_bg() {
+    if [ -n "$BG_PID" ] && kill -0 "$BG_PID" 2>/dev/null; then
+        kill "$BG_PID" 2>/dev/null || true
+        wait "$BG_PID" 2>/dev/null || true
+    fi
+    BG_PID=""
+}
