@@ -2,8 +2,9 @@
 # packages a fresh machine lacks first.
 SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev pkg-config
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
+CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings
+.PHONY: deps run test build-tests check-warnings unit-tests conformance
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -17,8 +18,11 @@ deps:
 run: deps
 	swift run -c release ServiceApp
 
-# Builds everything with our own code held to zero warnings, then runs the whole test suite.
-test: deps check-warnings
+# Everything: zero-warning build, every test target, then the Autobahn WebSocket conformance
+# suite against the service's /ws/echo.
+test: deps check-warnings unit-tests conformance
+
+unit-tests:
 	swift test $(SWIFT_TEST_FLAGS)
 
 check-warnings:
@@ -27,3 +31,9 @@ check-warnings:
 	  echo "warnings in project code (above)"; rm -f .build-warnings.log; exit 1; fi; \
 	if grep -q "error:" .build-warnings.log; then rm -f .build-warnings.log; exit 1; fi; \
 	rm -f .build-warnings.log
+
+# RFC 6455 / 7692 conformance (../shared/tools/ws-conformance: the Autobahn TestSuite's cases).
+conformance:
+	@test -x ../shared/tools/ws-conformance || { echo "../shared/tools/ws-conformance not found"; exit 1; }
+	@swift build --product ServiceApp
+	@./scripts/conformance.sh $(CONFORMANCE_PORT)

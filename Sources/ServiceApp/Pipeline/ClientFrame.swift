@@ -11,14 +11,14 @@ enum ClientFrame: Equatable {
     /// Reads a text frame: `{"type":"input","value":…}`, or any other text, which is the value
     /// itself with one trailing `\n` or `\r\n` removed (so `websocat` works line by line).
     init(text: String) {
-        guard text.first == "{" else {
-            var value = Substring(text)
-            if value.hasSuffix("\r\n") {
-                value = value.dropLast(2)
-            } else if value.hasSuffix("\n") {
-                value = value.dropLast()
+        guard text.utf8.first == UInt8(ascii: "{") else {
+            // On bytes: "\r\n" is a single Character in Swift.
+            var bytes = Substring(text).utf8[...]
+            if bytes.last == UInt8(ascii: "\n") {
+                bytes = bytes.dropLast()
+                if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
             }
-            self = .input(String(value))
+            self = .input(String(decoding: bytes, as: UTF8.self))
             return
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
