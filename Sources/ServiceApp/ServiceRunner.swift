@@ -7,7 +7,7 @@ enum ServiceRunner {
     /// Starts the service, logs `listening on http://HOST:PORT`, and returns after a graceful
     /// shutdown.
     static func run(config: ServiceConfig, logger: Logger = Logger(label: "ServiceApp")) async throws {
-        logger.info("configuration resolved", metadata: config.logMetadata)
+        logConfiguration(config, logger: logger)
         let service = Service(config: config, logger: logger)
         let address = try service.start()
         logger.info("listening on http://\(config.host.contains(":") ? "[\(config.host)]" : config.host):\(address.port)")
@@ -17,6 +17,11 @@ enum ServiceRunner {
             service.shutdown { continuation.resume() }
         }
         logger.info("stopped")
+    }
+
+    /// Logs the resolved settings in one line; the token appears only as `token=set|unset`.
+    static func logConfiguration(_ config: ServiceConfig, logger: Logger) {
+        logger.info("configuration resolved", metadata: config.logMetadata)
     }
 
     /// Returns on the first SIGTERM or SIGINT.

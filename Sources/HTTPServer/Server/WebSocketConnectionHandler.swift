@@ -43,7 +43,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
 
     func start() {
         events.webSocketSessions.increment()
-        connection.deadline = Deadline.after(configuration.pingInterval)
+        armKeepalive()
     }
 
     /// Whether unwritten output is below the high-water mark.
@@ -54,7 +54,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         reader.append(bytes)
         pingOutstanding = false
-        if closing.canSendData { connection.deadline = Deadline.after(configuration.pingInterval) }
+        if closing.canSendData { armKeepalive() }
         readMessages()
     }
 
@@ -212,15 +212,26 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         connection.closeAfterFlush()
     }
 
+    /// Heard from the client: the next ping (or, without pings, the idle close) is due later.
+    /// A zero `pingInterval` sends no pings; a zero `idleTimeout` never closes an idle session.
+    private func armKeepalive() {
+        if configuration.pingInterval > 0 {
+            connection.deadline = Deadline.after(configuration.pingInterval)
+        } else {
+            connection.deadline = configuration.idleTimeout > 0 ? Deadline.after(configuration.idleTimeout) : 0
+        }
+    }
+
     func connectionDeadlinePassed(_ connection: Connection) {
-        guard closing.canSendData, !pingOutstanding else {
-            // The client did not answer our close, or a ping, in time.
+        guard closing.canSendData, !pingOutstanding, configuration.pingInterval > 0 else {
+            // The client did not answer our close or our ping in time, or stayed idle too long.
             connection.close()
             return
         }
         pingOutstanding = true
         writeFrame { writer.writePing(into: &$0) }
-        connection.deadline = Deadline.after(max(1, configuration.idleTimeout - configuration.pingInterval))
+        let grace = configuration.idleTimeout - configuration.pingInterval
+        connection.deadline = configuration.idleTimeout > 0 ? Deadline.after(max(0.05, grace)) : 0
     }
 
     func connectionDidClose(_ connection: Connection) {

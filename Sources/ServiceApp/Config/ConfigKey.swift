@@ -10,7 +10,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case webSocketMaxMessageBytes = "webSocket.maxMessageBytes"
     case webSocketPingIntervalSeconds = "webSocket.pingIntervalSeconds"
     case webSocketIdleTimeoutSeconds = "webSocket.idleTimeoutSeconds"
-    case webSocketOutboundQueueLimit = "webSocket.outboundQueueLimit"
+    case webSocketOutboundLimitBytes = "webSocket.outboundLimitBytes"
     case webSocketCompression = "webSocket.compression"
     case upstreamConnectTimeoutSeconds = "upstream.connectTimeoutSeconds"
     case upstreamRequestTimeoutSeconds = "upstream.requestTimeoutSeconds"

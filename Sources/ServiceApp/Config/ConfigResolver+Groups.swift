@@ -21,8 +21,8 @@ extension ConfigResolver {
                 .webSocketMaxMessageBytes, default: defaults.maxMessageBytes, in: 125...268_435_456),
             pingInterval: try reader.seconds(.webSocketPingIntervalSeconds, default: defaults.pingInterval, in: 0...3600),
             idleTimeout: try reader.seconds(.webSocketIdleTimeoutSeconds, default: defaults.idleTimeout, in: 0...86_400),
-            outboundQueueLimit: try reader.integer(
-                .webSocketOutboundQueueLimit, default: defaults.outboundQueueLimit, in: 1...1_000_000),
+            outboundLimitBytes: try reader.integer(
+                .webSocketOutboundLimitBytes, default: defaults.outboundLimitBytes, in: 65_536...1_073_741_824),
             compression: try reader.boolean(.webSocketCompression, default: defaults.compression))
     }
 

@@ -24,7 +24,7 @@ extension ServiceConfig: CustomStringConvertible {
             "webSocket.maxMessageBytes": "\(webSocket.maxMessageBytes)",
             "webSocket.pingIntervalSeconds": seconds(webSocket.pingInterval),
             "webSocket.idleTimeoutSeconds": seconds(webSocket.idleTimeout),
-            "webSocket.outboundQueueLimit": "\(webSocket.outboundQueueLimit)",
+            "webSocket.outboundLimitBytes": "\(webSocket.outboundLimitBytes)",
             "webSocket.compression": "\(webSocket.compression)",
             "upstream.connectTimeoutSeconds": seconds(upstream.connect),
             "upstream.requestTimeoutSeconds": seconds(upstream.request),

@@ -8,8 +8,8 @@ extension ServiceConfig {
         var pingInterval: Duration = .seconds(30)
         /// A session that receives nothing (not even a pong) for this long is closed; `.zero` disables.
         var idleTimeout: Duration = .seconds(120)
-        /// Messages queued for a slow client before the session is closed with 1008.
-        var outboundQueueLimit = 1024
+        /// Unwritten bytes for a client that does not read before its session is closed with 1008.
+        var outboundLimitBytes = 4_194_304
         /// Whether permessage-deflate (RFC 7692) is negotiated when a client offers it.
         var compression = true
     }

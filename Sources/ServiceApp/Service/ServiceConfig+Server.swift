@@ -14,7 +14,8 @@ extension ServiceConfig {
                 maxMessageBytes: webSocket.maxMessageBytes,
                 deflate: webSocket.compression ? PerMessageDeflateConfiguration() : nil,
                 pingInterval: webSocket.pingInterval.timeInterval,
-                idleTimeout: webSocket.idleTimeout.timeInterval
+                idleTimeout: webSocket.idleTimeout.timeInterval,
+                outboundLimitBytes: webSocket.outboundLimitBytes
             )
         )
     }

@@ -118,7 +118,7 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"drainTimeoutSeconds": -0.5}"#, "drainTimeoutSeconds"),
             (#"{"http": {"maxHeaderBytes": 100}}"#, "http.maxHeaderBytes"),
             (#"{"http": {"keepAliveIdleTimeoutSeconds": 0}}"#, "http.keepAliveIdleTimeoutSeconds"),
-            (#"{"webSocket": {"outboundQueueLimit": 0}}"#, "webSocket.outboundQueueLimit"),
+            (#"{"webSocket": {"outboundLimitBytes": 0}}"#, "webSocket.outboundLimitBytes"),
             (#"{"upstream": {"connectTimeoutSeconds": 0}}"#, "upstream.connectTimeoutSeconds"),
             (#"{"retry": {"maxRetries": 1}}"#, "retry.maxRetries"),
             (#"{"retry": {"baseDelayMs": 60001}}"#, "retry.baseDelayMs"),

@@ -76,7 +76,7 @@ final class ConfigPrecedenceTests: XCTestCase {
              "http": {"maxHeaderBytes": 2048, "maxBodyBytes": 0, "headerReadTimeoutSeconds": 0.25,
                       "keepAliveIdleTimeoutSeconds": 3},
              "webSocket": {"maxMessageBytes": 125, "pingIntervalSeconds": 0, "idleTimeoutSeconds": 9,
-                           "outboundQueueLimit": 5, "compression": false},
+                           "outboundLimitBytes": 70000, "compression": false},
              "upstream": {"connectTimeoutSeconds": 1, "requestTimeoutSeconds": 2},
              "retry": {"maxRetries": 3, "baseDelayMs": 10},
              "cache": {"capacity": 0, "ttlSeconds": 1}}
@@ -92,7 +92,7 @@ final class ConfigPrecedenceTests: XCTestCase {
             maxHeaderBytes: 2048, maxBodyBytes: 0, headerReadTimeout: .milliseconds(250),
             keepAliveIdleTimeout: .seconds(3))
         expected.webSocket = .init(
-            maxMessageBytes: 125, pingInterval: .zero, idleTimeout: .seconds(9), outboundQueueLimit: 5,
+            maxMessageBytes: 125, pingInterval: .zero, idleTimeout: .seconds(9), outboundLimitBytes: 70_000,
             compression: false)
         expected.upstream = .init(connect: .seconds(1), request: .seconds(2))
         expected.retry = .init(maxRetries: 3, baseDelay: .milliseconds(10))
