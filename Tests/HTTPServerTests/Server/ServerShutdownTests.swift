@@ -78,3 +78,25 @@ final class ServerShutdownTests: ServerTestCase {
         wait(for: [completed], timeout: 10)
     }
 }
+
+/// Shutdown must not cut off a response the client is still reading.
+final class ServerShutdownFlushTests: ServerTestCase {
+    func testResponseBeingFlushedIsNotTruncatedByShutdown() throws {
+        let huge = [UInt8](repeating: 0x62, count: 16 << 20)
+        var router = Router()
+        router.get("/huge", immediate: { _ in
+            HTTPResponse(headers: ["Content-Type": "application/octet-stream"], body: .bytes(huge))
+        })
+        let (server, port) = try startServer(router: router)
+        let client = try TestHTTPClient(port: port)
+        try client.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n")
+        // The server has answered (and buffered what the socket did not take) once bytes arrive.
+        try client.fill()
+        let completed = expectation(description: "shutdown completion")
+        server.shutdown { completed.fulfill() }
+        let response = try client.readResponse()
+        XCTAssertEqual(response.body.count, huge.count)
+        XCTAssertTrue(client.waitForClose())
+        wait(for: [completed], timeout: 10)
+    }
+}
