@@ -65,6 +65,16 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
 
     private var queuedCount: Int { inboundQueue.count - inboundHead }
 
+    /// Payload bytes of the messages waiting for the application.
+    var queuedInboundBytes: Int {
+        inboundQueue[inboundHead...].reduce(0) { sum, message in
+            switch message {
+            case .text(let text): sum + text.utf8.count
+            case .binary(let bytes): sum + bytes.count
+            }
+        }
+    }
+
     private func readMessages() {
         while !connection.isClosed, queuedCount < configuration.inboundQueueMessages {
             let message: WebSocketMessage?

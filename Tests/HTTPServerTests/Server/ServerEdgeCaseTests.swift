@@ -30,6 +30,30 @@ final class ServerEdgeCaseTests: ServerTestCase {
         XCTAssertEqual(counter.value, 0, "a request after Connection: close was executed")
     }
 
+    func testManyConcurrentClientsOverSeveralLoops() throws {
+        var router = Self.standardRouter()
+        router.get("/async/{n}") { request in
+            await Task.yield()
+            return HTTPResponse(text: request.pathParameters["n"] ?? "?")
+        }
+        let (server, port) = try startServer(router: router)
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 16) { worker in
+            do {
+                let client = try TestHTTPClient(port: port)
+                for index in 0 ..< 25 {
+                    let path = index % 2 == 0 ? "/hello" : "/async/\(worker)-\(index)"
+                    let expected = index % 2 == 0 ? "hi" : "\(worker)-\(index)"
+                    if try client.request("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n").text != expected { failures.increment() }
+                }
+            } catch {
+                failures.increment()
+            }
+        }
+        XCTAssertEqual(failures.value, 0)
+        XCTAssertTrue(waitUntil { server.openConnections == 0 })
+    }
+
     func testBytesPipelinedBehindTheUpgradeAreTheFirstFrames() throws {
         let (_, port) = try startServer { server in
             server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
