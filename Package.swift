@@ -62,7 +62,7 @@ let package = Package(
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "StreamCore"]),
         .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore"]),
         .testTarget(name: "ServiceAppTests", dependencies: ["ServiceApp"]),
     ],

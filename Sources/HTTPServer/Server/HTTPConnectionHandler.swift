@@ -14,6 +14,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private var compressor: ResponseCompressor?
     private var inFlight = false
     private var idle = true
+    /// The last response announced `Connection: close`: pipelined requests behind it are ignored.
+    private var closing = false
 
     init(server: ServerContext) {
         self.server = server
@@ -30,7 +32,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDeadlinePassed(_ connection: Connection) {
-        if parser.hasPartialRequest && !inFlight {
+        if closing {
+            // The client did not take the last response in time.
+            connection.close()
+        } else if parser.hasPartialRequest && !inFlight {
             respondAndClose(connection, status: .requestTimeout, message: "request not received in time")
         } else if !inFlight {
             connection.close()
@@ -44,13 +49,16 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
 
     func connectionDidClose(_ connection: Connection) {}
 
-    /// Closes the connection if it is between requests (graceful shutdown).
+    /// Closes the connection if it is between requests (graceful shutdown), once the last
+    /// response has gone out.
     func closeIfIdle(_ connection: Connection) {
-        if !inFlight && !parser.hasPartialRequest { connection.close() }
+        guard !inFlight && !parser.hasPartialRequest else { return }
+        closing = true
+        connection.closeAfterFlush()
     }
 
     private func processRequests(_ connection: Connection) {
-        while !inFlight && !connection.isClosed {
+        while !inFlight && !closing && !connection.isClosed {
             let event: HTTPRequestParser.Event?
             do {
                 event = try parser.next()
@@ -69,7 +77,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 dispatch(request, on: connection)
             }
         }
-        if !inFlight, parser.hasPartialRequest, idle || connection.deadline == 0 {
+        if !inFlight, !closing, parser.hasPartialRequest, idle || connection.deadline == 0 {
             idle = false
             connection.deadline = Deadline.after(server.configuration.requestReadTimeout)
         }
@@ -126,6 +134,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private func requestDone(keepAlive: Bool, on connection: Connection) {
         inFlight = false
         guard keepAlive else {
+            closing = true
+            connection.deadline = Deadline.after(server.configuration.idleTimeout)
             connection.closeAfterFlush()
             return
         }
@@ -172,6 +182,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         var out: [UInt8] = []
         serializer.serialize(response, context: .init(closeConnection: true), into: &out)
         connection.write(out)
+        closing = true
+        connection.deadline = Deadline.after(server.configuration.idleTimeout)
         connection.closeAfterFlush()
     }
 

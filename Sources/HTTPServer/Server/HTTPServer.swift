@@ -93,6 +93,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// Open connections, HTTP and WebSocket.
     public var openConnections: Int { lock.withLock { listener }?.openConnections ?? 0 }
 
+    /// Bytes held in user space for open connections: unwritten output plus WebSocket messages
+    /// queued for the application (diagnostics and tests; it visits every loop).
+    var bufferedBytes: Int {
+        guard let group = lock.withLock({ group }) else { return 0 }
+        return group.loops.reduce(0) { total, loop in
+            total + loop.queue.sync {
+                loop.connections.reduce(0) { sum, timed in
+                    guard let connection = timed as? Connection else { return sum }
+                    let queued = (connection.handler as? WebSocketConnectionHandler)?.queuedInboundBytes ?? 0
+                    return sum + connection.pendingOutputCount + queued
+                }
+            }
+        }
+    }
+
     /// Whether `shutdown` has begun.
     public var isDraining: Bool { lock.withLock { context }?.isDraining ?? false }
 

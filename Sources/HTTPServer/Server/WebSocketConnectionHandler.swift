@@ -15,12 +15,17 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private var closing = WebSocketCloseHandshake()
     private let events: ServerEvents
     private var pingOutstanding = false
+    /// No more messages will be queued (close received or sent, error, connection closed).
+    private var inputEnded = false
+    /// The messages publisher has completed.
     private var finished = false
 
     // Inbound: messages wait here until the subscriber asks for them.
     private var inboundQueue: [WebSocketSession.Message] = []
     private var inboundHead = 0
     private var inboundSubscriber: AnySubscriber<WebSocketSession.Message, Never>?
+    /// Keeps this handler alive after the connection closes until the queue is delivered.
+    private var inboundSubscription: InboundSubscription?
     private var inboundDemand = Subscribers.Demand.none
     private var inboundAttached = false
     private var inboundAbandoned = false
@@ -59,6 +64,16 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     private var queuedCount: Int { inboundQueue.count - inboundHead }
+
+    /// Payload bytes of the messages waiting for the application.
+    var queuedInboundBytes: Int {
+        inboundQueue[inboundHead...].reduce(0) { sum, message in
+            switch message {
+            case .text(let text): sum + text.utf8.count
+            case .binary(let bytes): sum + bytes.count
+            }
+        }
+    }
 
     private func readMessages() {
         while !connection.isClosed, queuedCount < configuration.inboundQueueMessages {
@@ -100,7 +115,6 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private func deliverInbound() {
         guard !delivering, let subscriber = inboundSubscriber else { return }
         delivering = true
-        defer { delivering = false }
         while inboundDemand > 0, inboundHead < inboundQueue.count, inboundSubscriber != nil {
             let message = inboundQueue[inboundHead]
             inboundHead += 1
@@ -114,6 +128,8 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
             inboundQueue.removeFirst(inboundHead)
             inboundHead = 0
         }
+        delivering = false
+        completeIfDrained()
         if readPaused, queuedCount < configuration.inboundQueueMessages, !connection.isClosed {
             readPaused = false
             connection.resumeReading()
@@ -129,7 +145,9 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
         inboundAttached = true
         inboundSubscriber = subscriber
-        subscriber.receive(subscription: InboundSubscription(session: session))
+        let subscription = InboundSubscription(session: session, handler: self)
+        inboundSubscription = subscription
+        subscriber.receive(subscription: subscription)
     }
 
     func inboundRequested(_ demand: Subscribers.Demand) {
@@ -143,6 +161,8 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         inboundAbandoned = true
         inboundQueue = []
         inboundHead = 0
+        inboundSubscription?.release()
+        inboundSubscription = nil
         if readPaused {
             readPaused = false
             connection.resumeReading()
@@ -191,12 +211,12 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         guard !connection.isClosed, closing.initiate(code: code) else { return }
         writeFrame { writer.writeClose(code: code, reason: reason, into: &$0) }
         connection.deadline = Deadline.after(configuration.closeTimeout)
-        finishInbound()
+        endInbound()
     }
 
     private func receivedClose(_ code: WebSocketCloseCode) {
         deliverInbound()
-        finishInbound()
+        endInbound()
         if let echo = closing.receive(code: code) {
             writeFrame { writer.writeClose(code: echo, into: &$0) }
         }
@@ -208,7 +228,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         if let code = closing.fail(with: error) {
             writeFrame { writer.writeClose(code: code, reason: error.reason, into: &$0) }
         }
-        finishInbound()
+        endInbound()
         connection.closeAfterFlush()
     }
 
@@ -235,20 +255,34 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidClose(_ connection: Connection) {
-        finishInbound()
+        endInbound()
         for subscriber in outboundSubscribers.values { subscriber.sessionClosed() }
         outboundSubscribers = [:]
         events.webSocketSessions.decrement()
     }
 
-    /// Completes the messages publisher once: nothing more will arrive.
-    private func finishInbound() {
-        guard !finished else { return }
+    /// Nothing more will be queued: the messages publisher completes once the subscriber has
+    /// taken what was received before (even after the connection closed).
+    private func endInbound() {
+        inputEnded = true
+        completeIfDrained()
+    }
+
+    /// Completes the messages publisher once, when input ended and the queue is empty (or
+    /// nobody will take it).
+    private func completeIfDrained() {
+        guard inputEnded, !finished, !delivering else { return }
+        if queuedCount > 0 && !inboundAbandoned {
+            // Wait for demand, or for a subscriber to attach while this handler is still alive.
+            if inboundSubscriber != nil || !connection.isClosed { return }
+        }
         finished = true
         inboundQueue = []
         inboundHead = 0
         let subscriber = inboundSubscriber
         inboundSubscriber = nil
+        inboundSubscription?.release()
+        inboundSubscription = nil
         subscriber?.receive(completion: .finished)
     }
 }

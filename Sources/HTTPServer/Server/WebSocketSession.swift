@@ -28,7 +28,8 @@ public final class WebSocketSession: @unchecked Sendable {
         self.handler = handler
     }
 
-    /// The client's messages, for one subscriber; finishes when the connection closes.
+    /// The client's messages, for one subscriber; finishes when the connection closes, once the
+    /// messages received before have been delivered.
     public var messages: Messages { Messages(session: self) }
 
     /// A new subscriber that sends every message it receives; its demand follows the socket.
@@ -69,20 +70,28 @@ public final class WebSocketSession: @unchecked Sendable {
     }
 }
 
-/// The subscription of `WebSocketSession.messages`.
+/// The subscription of `WebSocketSession.messages`. It keeps the connection's handler alive
+/// until the messages received before the connection closed have been delivered.
 final class InboundSubscription: Subscription, @unchecked Sendable {
-    // Sendable: it only holds immutable references and hops to the loop for every call.
-    private let session: WebSocketSession
+    // Sendable: `loop` is immutable; `handler` is only touched on the loop.
+    private let loop: EventLoop
+    private var handler: WebSocketConnectionHandler?
 
-    init(session: WebSocketSession) { self.session = session }
+    init(session: WebSocketSession, handler: WebSocketConnectionHandler) {
+        loop = session.loop
+        self.handler = handler
+    }
 
     func request(_ demand: Subscribers.Demand) {
-        session.loop.execute { [session] in session.handler?.inboundRequested(demand) }
+        loop.execute { [self] in handler?.inboundRequested(demand) }
     }
 
     func cancel() {
-        session.loop.execute { [session] in session.handler?.inboundCancelled() }
+        loop.execute { [self] in handler?.inboundCancelled() }
     }
+
+    /// The publisher has completed or been cancelled: let go of the handler (on the loop).
+    func release() { handler = nil }
 }
 
 /// One publisher feeding a session: asks for `outboundWindow` messages, then one more for each
