@@ -52,6 +52,12 @@ final class ZlibDeflater {
         stream.pointee.avail_in = 0
         if output.count - start >= 4, output.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
             output.removeLast(4)
+        } else if output.count == start {
+            // An empty message right after another sync flush: zlib has nothing to flush and
+            // emits nothing, but the receiver will append `00 00 ff ff`, which alone would open
+            // a stored block of 0xff00 bytes and swallow the next message. `00` makes it a
+            // complete empty stored block (RFC 7692 section 7.2.3.6).
+            output.append(0x00)
         }
     }
 

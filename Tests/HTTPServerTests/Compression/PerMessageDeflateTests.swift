@@ -40,6 +40,22 @@ final class PerMessageDeflateTests: XCTestCase {
         XCTAssertEqual(buffer, WSTest.hex("c1 07 f2 48 cd c9 c9 07 00  c1 07 f2 48 cd c9 c9 07 00"))
     }
 
+    /// An empty message after another one (zlib then flushes nothing) must still be a complete
+    /// deflate block, or the receiver's inflater swallows the next message (found by Python
+    /// `websockets`, which echoed "hello", "" and then failed to inflate a 64 KiB message).
+    func testEmptyMessageAfterAnotherLeavesStreamInSync() throws {
+        let writer = WebSocketWriter(deflate: try codec())
+        var buffer: [UInt8] = []
+        let texts = ["Hello", "", "", String(repeating: "after the empty ones ", count: 100)]
+        for text in texts { writer.writeText(text, into: &buffer) }
+        XCTAssertEqual(Array(buffer[9 ..< 12]), WSTest.hex("c1 01 00"))
+        let bytes = WSTest.decode(buffer, decoder: WebSocketFrameDecoder(requireMasking: false, allowsCompressionBit: true))
+            .frames.flatMap { WebSocketFrameEncoder.frame(fin: $0.fin, rsv1: $0.rsv1, opcode: $0.opcode, payload: $0.payload, maskingKey: WSTest.maskKey) }
+        let result = WSTest.read(bytes, deflate: try codec())
+        XCTAssertNil(result.error)
+        XCTAssertEqual(result.messages, texts.map { .text($0) })
+    }
+
     func testSmallMessagesMayGoUncompressed() throws {
         let writer = WebSocketWriter(deflate: try codec(threshold: 16))
         var buffer: [UInt8] = []
