@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
+        .library(name: "FakeGithub", targets: ["FakeGithub"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -48,6 +49,16 @@ let package = Package(
             ]
         ),
 
+        // A fake GitHub API on loopback (fixtures, scripted faults, request log) for the tests,
+        // the end-to-end tests and the load benchmark.
+        .target(
+            name: "FakeGithub",
+            dependencies: [
+                "HTTPServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The service executable: configuration, routes, pipelines, the browser page.
         .executableTarget(
             name: "ServiceApp",
@@ -60,7 +71,7 @@ let package = Package(
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore"]),
+        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub"]),
         .testTarget(name: "ServiceAppTests", dependencies: ["ServiceApp"]),
     ],
     swiftLanguageModes: [.v6]

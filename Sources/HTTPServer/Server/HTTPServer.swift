@@ -93,6 +93,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Open connections, HTTP and WebSocket.
     public var openConnections: Int { lock.withLock { listener }?.openConnections ?? 0 }
 
+    /// Connections admitted since `start()` (with `openConnections`, how many have closed).
+    public var acceptedConnections: Int { lock.withLock { listener }?.acceptedConnections ?? 0 }
+
     /// Whether `shutdown` has begun.
     public var isDraining: Bool { lock.withLock { context }?.isDraining ?? false }
 
