@@ -3,6 +3,10 @@
 // run it by hand, release builds only — see docs/benchmarks.md.
 import PackageDescription
 
+// SwiftPM names the root path dependency after its folder (`main` in the lead's checkout, the
+// branch name in a worktree), so read it from where this package sits.
+let root = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "main"
+
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v13)],
@@ -14,8 +18,16 @@ let package = Package(
         .executableTarget(
             name: "StreamCoreBench",
             dependencies: [
-                .product(name: "StreamCore", package: "main"),
+                .product(name: "StreamCore", package: root),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        // libcurl-multi CurlHTTPClient against FoundationNetworking's URLSession on a local fake GitHub.
+        .executableTarget(
+            name: "CurlClientBench",
+            dependencies: [
+                .product(name: "GithubProxy", package: root),
+                .product(name: "FakeGithub", package: root),
             ]
         ),
     ],
