@@ -38,6 +38,21 @@ final class LookupStatusTests: FakeGithubTestCase {
         XCTAssertTrue(fake.requests.isEmpty)
     }
 
+    /// `user(login:)` is public too: an invalid login fails there without a request (it used to trap).
+    func testUserWithAnInvalidLoginFailsWithoutARequest() {
+        let client = makeClient()
+        let failure = Box<GithubError?>(nil)
+        let done = expectation(description: "done")
+        let cancellable = client.user(login: "../x").sink(receiveCompletion: { completion in
+            if case .failure(let error) = completion { failure.mutate { $0 = error } }
+            done.fulfill()
+        }, receiveValue: { _ in XCTFail("no user") })
+        wait(for: [done], timeout: 5)
+        cancellable.cancel()
+        XCTAssertEqual(failure.value, .notFound)
+        XCTAssertEqual(fake.requestCount, 0)
+    }
+
     func testRateLimited403ThenAnsweredLocallyWithoutARequest() {
         fake.script("heckj", .rateLimitExceeded)
         let budget = RateLimitBudget()
