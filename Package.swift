@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
+        .library(name: "FakeGithub", targets: ["FakeGithub"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -49,6 +50,16 @@ let package = Package(
             ]
         ),
 
+        // A fake GitHub API on loopback (fixtures, scripted faults, request log) for the tests,
+        // the end-to-end tests and the load benchmark.
+        .target(
+            name: "FakeGithub",
+            dependencies: [
+                "HTTPServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The service executable: configuration, routes, pipelines, the browser page.
         .executableTarget(
             name: "ServiceApp",
@@ -68,7 +79,7 @@ let package = Package(
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),
-        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore"]),
+        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub"]),
         .testTarget(name: "ServiceAppTests", dependencies: ["ServiceApp"]),
     ],
     swiftLanguageModes: [.v6]

@@ -44,6 +44,14 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // libcurl-multi CurlHTTPClient against FoundationNetworking's URLSession on a local fake GitHub.
+        .executableTarget(
+            name: "CurlClientBench",
+            dependencies: [
+                .product(name: "GithubProxy", package: root),
+                .product(name: "FakeGithub", package: root),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

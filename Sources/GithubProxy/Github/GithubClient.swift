@@ -61,10 +61,11 @@ public final class GithubClient: Sendable {
         self.random = random
     }
 
-    /// The user `login` (which must be valid), with retries, through the cache and budget.
-    /// Concurrent subscriptions for one login share one upstream request.
+    /// The user `login`, with retries, through the cache and budget. Concurrent subscriptions
+    /// for one login share one upstream request. A login that is not valid fails `notFound`
+    /// at once: it never reaches the upstream URL (GitHub has no such user anyway).
     public func user(login: String) -> AnyPublisher<GithubUser, GithubError> {
-        precondition(GithubLogin.isValid(login), "validate logins before they reach the upstream path")
+        guard GithubLogin.isValid(login) else { return Fail(error: .notFound).eraseToAnyPublisher() }
         let key = login.lowercased()
         return Deferred { [self] in
             coalescer.publisher(for: key) { self.userWithRetries(login: login) }

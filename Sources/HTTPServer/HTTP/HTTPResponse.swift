@@ -31,4 +31,12 @@ public protocol ResponseBodyWriter: Sendable {
     func write(_ bytes: [UInt8])
     /// Ends the body.
     func finish()
+    /// Gives up on the body: the connection closes once what was written is sent, so the client
+    /// sees a response cut short (a test fake's "connection reset mid-body"). The default ends
+    /// the body normally.
+    func abort()
+}
+
+extension ResponseBodyWriter {
+    public func abort() { finish() }
 }

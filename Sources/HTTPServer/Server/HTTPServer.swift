@@ -108,6 +108,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Connections admitted since `start()` (with `openConnections`, how many have closed).
+    public var acceptedConnections: Int { lock.withLock { listener }?.acceptedConnections ?? 0 }
+
     /// Whether `shutdown` has begun.
     public var isDraining: Bool { lock.withLock { context }?.isDraining ?? false }
 

@@ -37,4 +37,12 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
             onFinish()
         }
     }
+
+    func abort() {
+        connection.loop.execute { [self] in
+            guard !finished else { return }
+            finished = true
+            connection.closeAfterFlush()
+        }
+    }
 }

@@ -17,6 +17,7 @@ final class Listener: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private let lock = NSLock()
     private var open = 0
+    private var admittedCount = 0
     private var accepting = true
     private let maxConnections: Int
     private let logger: Logger
@@ -39,6 +40,9 @@ final class Listener: @unchecked Sendable {
 
     /// The number of open connections.
     var openConnections: Int { lock.withLock { open } }
+
+    /// The number of connections admitted since `start()`.
+    var acceptedConnections: Int { lock.withLock { admittedCount } }
 
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
@@ -71,6 +75,7 @@ final class Listener: @unchecked Sendable {
             let admitted = lock.withLock {
                 guard accepting, open < maxConnections else { return false }
                 open += 1
+                admittedCount += 1
                 return true
             }
             guard admitted else {

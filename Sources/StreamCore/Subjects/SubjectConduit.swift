@@ -33,6 +33,11 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
 
     var description: String { parent?.replaysCurrent == true ? "CurrentValueSubject" : "PassthroughSubject" }
 
+    /// Blocks deliveries from other threads until `releaseDeliveries()` (same thread).
+    func holdDeliveries() { deliveryLock.lock() }
+
+    func releaseDeliveries() { deliveryLock.unlock() }
+
     override func offer(_ value: Output) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }

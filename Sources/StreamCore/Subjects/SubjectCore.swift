@@ -35,9 +35,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         let conduit = Conduit(parent: self, downstream: subscriber)
+        // Deliveries wait until the subscriber has its subscription: a value or completion sent
+        // from another thread meanwhile must not overtake it (a completion that did was dropped
+        // by the subscriber, which then waited forever — e.g. a late joiner of `share()`).
+        conduit.holdDeliveries()
         conduits.append(conduit)
         lock.unlock()
         subscriber.receive(subscription: conduit)
+        conduit.releaseDeliveries()
     }
 
     func detach(_ conduit: SubjectConduit<Output, Failure>) {

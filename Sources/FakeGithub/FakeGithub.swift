@@ -1,0 +1,115 @@
+import Foundation
+import HTTPServer
+import Logging
+
+/// A fake GitHub API on loopback for tests and benchmarks: `GET /users/{login}` answers from
+/// fixtures (with `ETag`, `304` on a matching `If-None-Match`, and `x-ratelimit-*` headers), or
+/// with a fault scripted for that login; every request is logged.
+///
+/// ```swift
+/// let fake = FakeGithub()
+/// let baseURL = try fake.start()             // http://127.0.0.1:<port>
+/// fake.script("heckj", .status(503), .status(503))   // then the fixture
+/// fake.setFault(.delay(milliseconds: 5_000), for: "slowpoke")
+/// …
+/// fake.requestCount(for: "heckj"); fake.requests.last?.header("Authorization")
+/// fake.stop()
+/// ```
+public final class FakeGithub: @unchecked Sendable {
+    // Sendable: `stopped` is guarded by `lock`; the rest never changes and is thread-safe.
+    private let state: FakeGithubState
+    private let server: HTTPServer
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// - Parameters:
+    ///   - port: 0 picks a free port.
+    ///   - users: the fixtures (`FakeGithubUser.fixtures` by default); other logins get 404.
+    ///   - logCapacity: requests kept in `requests` (the oldest go first); counters are exact.
+    ///   - loopCount: the server's I/O threads.
+    public init(
+        port: UInt16 = 0, users: [FakeGithubUser] = FakeGithubUser.fixtures, logCapacity: Int = 100_000,
+        loopCount: Int = 2
+    ) {
+        let state = FakeGithubState(users: users, logCapacity: logCapacity)
+        var router = Router()
+        router.get("/users/{login}", immediate: { request in
+            state.respond(to: request, login: request.pathParameters["login"])
+        })
+        router.notFound = { request in
+            _ = state.respond(to: request, login: nil)
+            return FakeGithubState.error(404)
+        }
+        self.state = state
+        var logger = Logger(label: "fakegithub")
+        logger.logLevel = .critical
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, loopCount: max(1, loopCount), drainTimeout: 1),
+            router: router, logger: logger
+        )
+    }
+
+    /// Starts listening; returns the base URL to configure a client with.
+    public func start() throws -> URL {
+        let address = try server.start()
+        guard let url = URL(string: "http://127.0.0.1:\(address.port)") else { throw URLError(.badURL) }
+        return url
+    }
+
+    /// Stops listening and closes every connection; returns once they are gone (at most ~1 s).
+    /// Later calls do nothing.
+    public func stop() {
+        guard lock.withLock({ () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }) else { return }
+        let done = DispatchSemaphore(value: 0)
+        server.shutdown { done.signal() }
+        done.wait()
+    }
+
+    // MARK: Fixtures and faults
+
+    /// Adds or replaces a user (a replaced user gets a new `ETag`).
+    public func update(_ user: FakeGithubUser) { state.put(user) }
+
+    /// Forgets a user: its login then answers 404.
+    public func removeUser(login: String) { state.remove(login: login) }
+
+    /// Queues faults for the next requests for `login` (case-insensitive), one per request;
+    /// once they are used up, the login is answered normally again.
+    public func script(_ login: String, _ faults: FakeGithubFault...) { state.script(login, faults) }
+
+    /// Answers every request for `login` with `fault` (after any scripted ones); nil clears it.
+    public func setFault(_ fault: FakeGithubFault?, for login: String) { state.setFault(fault, for: login) }
+
+    /// What `x-ratelimit-remaining` says on normal answers (4999 by default; 0 makes every
+    /// answer say the budget is spent, with the reset an hour ahead).
+    public var rateLimitRemaining: Int {
+        get { state.rateLimitRemaining }
+        set { state.rateLimitRemaining = newValue }
+    }
+
+    // MARK: What was received
+
+    /// The requests received, oldest first (at most `logCapacity`).
+    public var requests: [ReceivedRequest] { state.requests }
+
+    /// Every request received.
+    public var requestCount: Int { state.requestCount }
+
+    /// Requests received for `/users/{login}` (case-insensitive).
+    public func requestCount(for login: String) -> Int { state.requestCount(for: login) }
+
+    /// Empties the log and the request counters.
+    public func clearLog() { state.clearLog() }
+
+    /// Connections accepted since `start()`.
+    public var connectionsOpened: Int { server.acceptedConnections }
+
+    /// Connections closed since `start()`, by either side.
+    public var connectionsClosed: Int { max(0, server.acceptedConnections - server.openConnections) }
+
+    /// Connections open now.
+    public var openConnections: Int { server.openConnections }
+}

@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+import HTTPServer
+
+/// The fake's fixtures, scripts and log, shared by its request handlers (any loop thread) and
+/// the test driving it.
+final class FakeGithubState: @unchecked Sendable {
+    // Sendable: every mutable field is guarded by `lock`.
+    private let lock = NSLock()
+    private var users: [String: FakeGithubUser] = [:]
+    private var scripts: [String: [FakeGithubFault]] = [:]
+    private var persistent: [String: FakeGithubFault] = [:]
+    private var log: [ReceivedRequest] = []
+    private var counts: [String: Int] = [:]
+    private var total = 0
+    private let logCapacity: Int
+    private let trickleQueue = DispatchQueue(label: "fakegithub.trickle")
+    /// What `x-ratelimit-remaining` says on normal answers.
+    var rateLimitRemaining: Int {
+        get { lock.withLock { remaining } }
+        set { lock.withLock { remaining = newValue } }
+    }
+    private var remaining = 4_999
+
+    init(users: [FakeGithubUser], logCapacity: Int) {
+        self.logCapacity = max(0, logCapacity)
+        for user in users { self.users[user.login.lowercased()] = user }
+    }
+
+    // MARK: Set-up
+
+    func put(_ user: FakeGithubUser) {
+        lock.withLock {
+            var user = user
+            if let old = users[user.login.lowercased()] { user.version = old.version + 1 }
+            users[user.login.lowercased()] = user
+        }
+    }
+
+    func remove(login: String) { _ = lock.withLock { users.removeValue(forKey: login.lowercased()) } }
+
+    func script(_ login: String, _ faults: [FakeGithubFault]) {
+        lock.withLock { scripts[login.lowercased(), default: []].append(contentsOf: faults) }
+    }
+
+    func setFault(_ fault: FakeGithubFault?, for login: String) {
+        lock.withLock { persistent[login.lowercased()] = fault }
+    }
+
+    // MARK: Log
+
+    var requests: [ReceivedRequest] { lock.withLock { log } }
+    var requestCount: Int { lock.withLock { total } }
+    func requestCount(for login: String) -> Int { lock.withLock { counts[login.lowercased()] ?? 0 } }
+
+    func clearLog() {
+        lock.withLock {
+            log = []
+            counts = [:]
+            total = 0
+        }
+    }
+
+    // MARK: Answering
+
+    /// Logs `request` and answers it: its scripted fault if any, else the fixture or a 404.
+    func respond(to request: HTTPRequest, login: String?) -> HTTPResponse {
+        let key = login?.lowercased()
+        let (user, fault, remaining) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int) in
+            total += 1
+            if logCapacity > 0 {
+                if log.count >= logCapacity { log.removeFirst(log.count - logCapacity + 1) }
+                log.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: login))
+            }
+            guard let key else { return (nil, nil, self.remaining) }
+            counts[key, default: 0] += 1
+            var fault = persistent[key]
+            if var queued = scripts[key], !queued.isEmpty {
+                fault = queued.removeFirst()
+                scripts[key] = queued
+            }
+            return (users[key], fault, self.remaining)
+        }
+        var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
+        switch fault {
+        case .status(let code)?:
+            return Self.error(code, headers: headers)
+        case .rateLimited(let status, let retryAfter, let resetIn)?:
+            headers = Self.rateLimitHeaders(remaining: 0, resetIn: resetIn)
+            if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+            return Self.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers)
+        case .invalidJSON?:
+            headers.set("Content-Type", "application/json; charset=utf-8")
+            return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8)))
+        case nil, .delay?, .resetMidBody?:
+            break
+        }
+        guard let user else { return Self.error(404, headers: headers) }
+        headers.set("ETag", user.etag)
+        headers.set("Cache-Control", "private, max-age=60, s-maxage=60")
+        if let tags = request.headers["If-None-Match"],
+           tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == user.etag }) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.set("Content-Type", "application/json; charset=utf-8")
+        let body = user.json
+        switch fault {
+        case .delay(let milliseconds)?:
+            let queue = trickleQueue
+            let deadline = DispatchTime.now() + .milliseconds(milliseconds)
+            return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+                Self.trickle(body, to: writer, until: deadline, on: queue)
+            })
+        case .resetMidBody?:
+            return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+                writer.write(Array(body.prefix(body.count / 2)))
+                writer.abort()
+            })
+        default:
+            return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
+        }
+    }
+
+    /// Writes a space every 50 ms until `deadline`, then `body`.
+    private static func trickle(_ body: [UInt8], to writer: ResponseBodyWriter, until deadline: DispatchTime, on queue: DispatchQueue) {
+        let now = DispatchTime.now()
+        guard now < deadline else {
+            writer.write(body)
+            writer.finish()
+            return
+        }
+        writer.write([0x20])
+        queue.asyncAfter(deadline: min(deadline, now + .milliseconds(50))) {
+            trickle(body, to: writer, until: deadline, on: queue)
+        }
+    }
+
+    private static func rateLimitHeaders(remaining: Int, resetIn: Int) -> HTTPHeaders {
+        let reset = Int(Date().timeIntervalSince1970) + resetIn
+        return [
+            "x-ratelimit-limit": "5000", "x-ratelimit-remaining": String(max(0, remaining)),
+            "x-ratelimit-reset": String(reset), "x-ratelimit-used": String(max(0, 5000 - remaining)),
+            "x-ratelimit-resource": "core",
+        ]
+    }
+
+    /// GitHub's error answer: `{"message": …, "documentation_url": …, "status": …}`.
+    static func error(_ code: Int, message: String? = nil, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        let reason = reasons[code] ?? "Error"
+        let text = message ?? reason
+        let json = #"{"message":"\#(text)","documentation_url":"https://docs.github.com/rest/users/users#get-a-user","status":"\#(code)"}"#
+        var headers = headers
+        headers.set("Content-Type", "application/json; charset=utf-8")
+        return HTTPResponse(status: HTTPStatus(code, reason), headers: headers, body: .bytes(Array(json.utf8)))
+    }
+
+    private static let reasons = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 422: "Unprocessable Entity",
+        429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout",
+    ]
+}

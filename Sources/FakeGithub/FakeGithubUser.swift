@@ -1,0 +1,77 @@
+import Foundation
+
+/// A user the fake knows, answered on `GET /users/{login}` with the fields GitHub sends.
+public struct FakeGithubUser: Sendable, Equatable {
+    public var login: String
+    public var id: Int
+    public var name: String?
+    public var publicRepos: Int
+    /// Bumped by `FakeGithub.update(_:)`, so the `ETag` changes with the user.
+    var version = 1
+
+    public init(login: String, id: Int, name: String?, publicRepos: Int) {
+        self.login = login
+        self.id = id
+        self.name = name
+        self.publicRepos = publicRepos
+    }
+
+    /// The weak validator GitHub-style answers carry; changes whenever the user changes.
+    public var etag: String { "W/\"u\(id)v\(version)\"" }
+
+    /// The answer body, shaped like GitHub's (a subset of its fields, `name` as `null` when absent).
+    public var json: [UInt8] {
+        let body = Body(
+            login: login, id: id, node_id: "U_fake\(id)", avatar_url: "https://avatars.githubusercontent.com/u/\(id)?v=4",
+            url: "https://api.github.com/users/\(login)", html_url: "https://github.com/\(login)", type: "User",
+            site_admin: false, name: name, public_repos: publicRepos, followers: 0, following: 0
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(body)).map { Array($0) } ?? []
+    }
+
+    /// The book's user and two shorter logins, so that typing `h`, `he`, `hec`, `heck`, `heckj`
+    /// gives too_short, too_short, 3 repos, 6 repos, 69 repos.
+    public static let fixtures: [FakeGithubUser] = [
+        FakeGithubUser(login: "heckj", id: 43388, name: "Joe Heck", publicRepos: 69),
+        FakeGithubUser(login: "hec", id: 5_218_041, name: nil, publicRepos: 3),
+        FakeGithubUser(login: "heck", id: 1_337_004, name: "Heck", publicRepos: 6),
+    ]
+
+    private struct Body: Encodable {
+        // Field names as GitHub spells them.
+        let login: String
+        let id: Int
+        let node_id: String
+        let avatar_url: String
+        let url: String
+        let html_url: String
+        let type: String
+        let site_admin: Bool
+        let name: String?
+        let public_repos: Int
+        let followers: Int
+        let following: Int
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(login, forKey: .login)
+            try container.encode(id, forKey: .id)
+            try container.encode(node_id, forKey: .node_id)
+            try container.encode(avatar_url, forKey: .avatar_url)
+            try container.encode(url, forKey: .url)
+            try container.encode(html_url, forKey: .html_url)
+            try container.encode(type, forKey: .type)
+            try container.encode(site_admin, forKey: .site_admin)
+            try container.encode(name, forKey: .name)  // `null`, as GitHub sends it
+            try container.encode(public_repos, forKey: .public_repos)
+            try container.encode(followers, forKey: .followers)
+            try container.encode(following, forKey: .following)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case login, id, node_id, avatar_url, url, html_url, type, site_admin, name, public_repos, followers, following
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import FakeGithub
+import Foundation
+import GithubProxy
+import StreamCore
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A test case with a fake GitHub on loopback, and helpers to look users up against it.
+class FakeGithubTestCase: XCTestCase {
+    var fake: FakeGithub!
+    var baseURL: URL!
+    /// One libcurl client for the test (a fresh multi handle: no connection reuse across tests).
+    var http: CurlHTTPClient!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        fake = FakeGithub()
+        baseURL = try fake.start()
+        http = CurlHTTPClient(configuration: .init(connectTimeoutMilliseconds: 2_000, requestTimeoutMilliseconds: 5_000))
+    }
+
+    override func tearDown() {
+        http = nil
+        fake.stop()
+        fake = nil
+        super.tearDown()
+    }
+
+    /// A client of the fake, with quick retries (no jitter) unless told otherwise.
+    func makeClient(
+        token: String? = nil, retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0),
+        scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler(),
+        budget: RateLimitBudget = RateLimitBudget(), events: GithubClientEvents = GithubClientEvents()
+    ) -> GithubClient {
+        GithubClient(
+            configuration: .init(baseURL: baseURL, token: token, retry: retry), http: http, scheduler: scheduler,
+            budget: budget, events: events, random: { 0.5 }
+        )
+    }
+
+    /// Runs `retrieveGithubUser` to completion and returns its single result.
+    func lookup(_ username: String, with client: GithubClient, timeout: TimeInterval = 10) -> LookupResult? {
+        let box = Box<[LookupResult]>([])
+        let done = expectation(description: "lookup \(username)")
+        let cancellable = client.retrieveGithubUser(username: username)
+            .sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: { value in box.mutate { $0.append(value) } })
+        wait(for: [done], timeout: timeout)
+        cancellable.cancel()
+        XCTAssertLessThanOrEqual(box.value.count, 1, "retrieveGithubUser sends one result")
+        return box.value.first
+    }
+
+    /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+    @discardableResult
+    func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+}
+
+/// A value shared between a test and the callbacks it installs.
+final class Box<Value>: @unchecked Sendable {
+    // Sendable: `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func mutate<R>(_ change: (inout Value) -> R) -> R { lock.withLock { change(&stored) } }
+}
