@@ -44,6 +44,14 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // Our HTTPServer serving the same two routes as the anchors.
+        .executableTarget(
+            name: "HTTPServerBench",
+            dependencies: [
+                .product(name: "HTTPServer", package: root),
+                .product(name: "StreamCore", package: root),
+            ]
+        ),
         // libcurl-multi CurlHTTPClient against FoundationNetworking's URLSession on a local fake GitHub.
         .executableTarget(
             name: "CurlClientBench",

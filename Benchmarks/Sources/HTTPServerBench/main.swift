@@ -1,0 +1,26 @@
+// Our HTTPServer serving the anchors' routes: GET /hello (13 bytes) and a WebSocket echo at
+// /ws/echo, for scripts/run-all.sh (OURS_CMD). `--port N` (default 8080), `--deflate` to offer
+// permessage-deflate (off by default, like the anchors).
+import Dispatch
+import Foundation
+import HTTPServer
+import StreamCore
+
+let arguments = CommandLine.arguments
+let port = arguments.firstIndex(of: "--port").flatMap { UInt16(arguments[$0 + 1]) } ?? 8080
+let deflate = arguments.contains("--deflate")
+
+var router = Router()
+let hello = Array("Hello, World!".utf8)
+router.get("/hello", immediate: { _ in
+    HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: .bytes(hello))
+})
+let configuration = HTTPServerConfiguration(
+    host: "127.0.0.1", port: port, maxConnections: 100_000, compression: false,
+    webSocket: WebSocketConfiguration(deflate: deflate ? PerMessageDeflateConfiguration() : nil, pingInterval: 0, idleTimeout: 0)
+)
+let server = HTTPServer(configuration: configuration, router: router)
+server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
+let address = try server.start()
+FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(address.port)\n".utf8))
+dispatchMain()
