@@ -81,8 +81,7 @@ extension Publishers.SwitchToLatest {
             }
             generation &+= 1
             let current = generation
-            let previous = inner
-            inner = nil
+            let previous = inner.take()
             innerActive = true
             if hasPending { dropPendingValues() }
             lock.unlock()
@@ -157,10 +156,11 @@ extension Publishers.SwitchToLatest {
                 lock.unlock()
                 return
             }
-            inner = nil
+            let finishedInner = inner.take()  // released after the unlock
             innerActive = false
             if case .finished = completion, !outerFinished {
                 lock.unlock()
+                if finishedInner != nil {}
                 return
             }
             end(with: completion)

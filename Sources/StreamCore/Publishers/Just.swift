@@ -32,12 +32,21 @@ extension Just: Equatable where Output: Equatable {}
 /// class with optional generic fields needs one in its deinit). One allocation holds both the
 /// closure (the header) and the mutex guarding it (the element), as `Lock` does for its mutex.
 @usableFromInline
-final class JustSubscription: ManagedBuffer<(() -> Void)?, pthread_mutex_t>, Subscription,
+final class JustSubscription: ManagedBuffer<JustSubscription.Delivery, pthread_mutex_t>, Subscription,
     CustomStringConvertible
 {
+    /// The header. A struct around the closure, so that the closure is stored as it is made
+    /// rather than wrapped in a reabstraction thunk (one more allocation) for the generic header.
+    @frozen @usableFromInline
+    struct Delivery {
+        @usableFromInline var body: (() -> Void)?
+
+        @inlinable init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
     @inlinable
     static func make(_ deliver: @escaping () -> Void) -> JustSubscription {
-        let buffer = create(minimumCapacity: 1) { _ in deliver }
+        let buffer = create(minimumCapacity: 1) { _ in Delivery(deliver) }
         buffer.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())
             pthread_mutex_init(mutex, nil)
@@ -56,7 +65,7 @@ final class JustSubscription: ManagedBuffer<(() -> Void)?, pthread_mutex_t>, Sub
     func takeDelivery() -> (() -> Void)? {
         withUnsafeMutablePointers { deliver, mutex in
             pthread_mutex_lock(mutex)
-            let taken = deliver.pointee.take()
+            let taken = deliver.pointee.body.take()
             pthread_mutex_unlock(mutex)
             return taken
         }
