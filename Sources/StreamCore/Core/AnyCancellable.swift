@@ -1,28 +1,49 @@
 /// A type-erasing cancellable that cancels when it is deinitialised.
 ///
-/// Sendable: its one mutable field is guarded by `lock`.
+/// Sendable: its mutable fields are guarded by `lock` (which makes accesses exclusive, so they
+/// skip the dynamic exclusivity checks).
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    private var cancelBody: (() -> Void)?
-    private let lock = Lock()
+    // Either a closure or, for `sink`, the subscriber itself (a class-bound existential: wrapping
+    // it allocates no closure context, and copying it is a plain retain).
+    @usableFromInline @exclusivity(unchecked) var cancelBody: (() -> Void)?
+    @usableFromInline @exclusivity(unchecked) var canceller: (any AnyObject & Cancellable)?
+    @usableFromInline let lock: Lock
 
     /// Creates a cancellable that runs `cancel` once, on `cancel()` or at deinit.
+    @inlinable
     public init(_ cancel: @escaping () -> Void) {
         cancelBody = cancel
+        lock = Lock()
     }
 
     /// Wraps another cancellable.
+    @inlinable
     public init<C: Cancellable>(_ canceller: C) {
         cancelBody = canceller.cancel
+        lock = Lock()
     }
 
-    deinit { cancel() }
+    /// Wraps a cancellable, guarding this token's state with `lock` (a lock of `canceller`'s own,
+    /// shared to save an allocation: neither side calls out while holding it).
+    @inlinable
+    init<C: AnyObject & Cancellable>(_ canceller: C, sharing lock: Lock) {
+        self.canceller = canceller
+        self.lock = lock
+    }
+
+    deinit {
+        // Nobody else can reach `self` any more: no lock needed.
+        cancelBody?()
+        canceller?.cancel()
+    }
 
     public func cancel() {
         lock.lock()
-        let body = cancelBody
-        cancelBody = nil
+        let body = cancelBody.take()
+        let canceller = self.canceller.take()
         lock.unlock()
         body?()
+        canceller?.cancel()
     }
 
     /// Appends this cancellable to the collection.

@@ -10,9 +10,9 @@ extension Subscribers {
         @inlinable init(rawValue: UInt) { self.rawValue = min(UInt(Int.max) + 1, rawValue) }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: UInt(Int.max) + 1)
+        @inlinable public static var unlimited: Demand { Demand(rawValue: UInt(Int.max) + 1) }
         /// A request for no elements from the publisher.
-        public static let none = Demand(rawValue: 0)
+        @inlinable public static var none: Demand { Demand(rawValue: 0) }
 
         /// A request for a maximum number of elements; `value` must not be negative.
         @inlinable

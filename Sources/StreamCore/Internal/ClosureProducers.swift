@@ -25,7 +25,10 @@ final class ClosureReduceProducer<Downstream: Subscriber, Input, UpstreamFailure
 
     override var description: String { name }
 
-    override func receive(newValue: Input) -> PartialCompletion<Void, Downstream.Failure> {
+    override func receive(
+        newValue: Input,
+        into result: inout Downstream.Input?
+    ) -> PartialCompletion<Void, Downstream.Failure> {
         step(&result, newValue)
     }
 }

@@ -3,7 +3,8 @@
 ///
 /// Subclasses override `receive(newValue:)`. The base passes demand straight through, asks the
 /// upstream for one more value when one is dropped, cancels the upstream when the subclass ends
-/// the stream, and never delivers anything after a completion.
+/// the stream, and never delivers anything after a completion. The downstream is released on
+/// cancel and on completion, so a downstream that keeps its subscription forms no cycle.
 class FilterProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -15,9 +16,10 @@ class FilterProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
         case completed
     }
 
-    let downstream: Downstream
+    // `state` and `downstream` are guarded by `lock`; `downstream` is nil once completed.
     private let lock = Lock()
     private var state = State.awaitingSubscription
+    private var downstream: Downstream?
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
     init(downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure) {
@@ -34,7 +36,7 @@ class FilterProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
 
     func receive(subscription: Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription = state, let downstream else {
             lock.unlock()
             subscription.cancel()
             return
@@ -46,7 +48,7 @@ class FilterProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .connected(let subscription) = state else {
+        guard case .connected(let subscription) = state, let downstream else {
             lock.unlock()
             return .none
         }
@@ -64,26 +66,28 @@ class FilterProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
         return .none
     }
 
-    private func end(_ subscription: Subscription, with completion: Subscribers.Completion<Downstream.Failure>) {
+    /// Marks the stream completed and hands back the downstream, if it was still connected.
+    private func complete() -> Downstream? {
         lock.lock()
         guard case .connected = state else {
             lock.unlock()
-            return
+            return nil
         }
         state = .completed
+        let downstream = self.downstream
+        self.downstream = nil
         lock.unlock()
+        return downstream
+    }
+
+    private func end(_ subscription: Subscription, with completion: Subscribers.Completion<Downstream.Failure>) {
+        guard let downstream = complete() else { return }
         subscription.cancel()
         downstream.receive(completion: completion)
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        lock.lock()
-        guard case .connected = state else {
-            lock.unlock()
-            return
-        }
-        state = .completed
-        lock.unlock()
+        guard let downstream = complete() else { return }
         switch completion {
         case .finished:
             downstream.receive(completion: .finished)
@@ -105,13 +109,14 @@ class FilterProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
 
     func cancel() {
         lock.lock()
-        guard case .connected(let subscription) = state else {
-            state = .completed
-            lock.unlock()
-            return
-        }
+        let previous = state
         state = .completed
+        let downstream = self.downstream
+        self.downstream = nil
         lock.unlock()
-        subscription.cancel()
+        if case .connected(let subscription) = previous {
+            subscription.cancel()
+        }
+        withExtendedLifetime(downstream) {}  // released here, not under the lock
     }
 }

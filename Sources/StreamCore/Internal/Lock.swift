@@ -1,60 +1,67 @@
 import Foundation
 
-/// A non-recursive mutex over `pthread_mutex_t`, heap-allocated so its address is stable.
+/// A non-recursive mutex over `pthread_mutex_t`.
 ///
 /// The building block for every piece of shared mutable state in StreamCore. Never call out to
-/// user code or to another subscriber while holding it.
-@usableFromInline
-final class Lock: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// user code or to another subscriber while holding it. A `Lock` is a reference to one heap
+/// block holding the mutex (tail-allocated in a `ManagedBuffer`, so its address is stable and a
+/// lock costs one allocation, not two); copies of a `Lock` share that mutex.
+@frozen @usableFromInline
+struct Lock: @unchecked Sendable {  // Sendable: it is the mutex itself
+    @usableFromInline let storage: MutexStorage
 
     @inlinable
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    init() { storage = MutexStorage.make(recursive: false) }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    @inlinable func lock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) } }
 
-    @inlinable func lock() { pthread_mutex_lock(mutex) }
-
-    @inlinable func unlock() { pthread_mutex_unlock(mutex) }
+    @inlinable func unlock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) } }
 
     /// Runs `body` with the lock held.
     @inlinable
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock()
+        defer { unlock() }
         return try body()
     }
 }
 
-/// A recursive mutex, for the few places where a callback may legally re-enter
-/// (`Publishers.Share`'s connect, `receive(on:)` on an immediate scheduler).
-@usableFromInline
-final class RecursiveLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// A recursive mutex, for the few places where a callback may legally re-enter (a subject's
+/// deliveries, `Publishers.Share`'s connect, `receive(on:)` on an immediate scheduler).
+@frozen @usableFromInline
+struct RecursiveLock: @unchecked Sendable {  // Sendable: it is the mutex itself
+    @usableFromInline let storage: MutexStorage
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+    @inlinable
+    init() { storage = MutexStorage.make(recursive: true) }
+
+    @inlinable func lock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) } }
+
+    @inlinable func unlock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) } }
+}
+
+/// The heap block of a `Lock` or `RecursiveLock`: one `pthread_mutex_t`, destroyed with the block.
+@usableFromInline
+final class MutexStorage: ManagedBuffer<Void, pthread_mutex_t> {
+    @usableFromInline
+    static func make(recursive: Bool) -> MutexStorage {
+        let buffer = create(minimumCapacity: 1) { _ in () }
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            if recursive {
+                var attributes = pthread_mutexattr_t()
+                pthread_mutexattr_init(&attributes)
+                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+                pthread_mutex_init(mutex, &attributes)
+                pthread_mutexattr_destroy(&attributes)
+            } else {
+                pthread_mutex_init(mutex, nil)
+            }
+        }
+        return unsafeDowncast(buffer, to: MutexStorage.self)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
     }
-
-    func lock() { pthread_mutex_lock(mutex) }
-
-    func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -253,9 +253,10 @@ class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
         var finish: Downstream?
         if !terminated {
             if demand > 0 {
-                // In input order: dictionary order changes from run to run.
+                // In input order (ids are given in order), as Apple's merge does: a Dictionary's
+                // own order differs from one process to the next.
                 for id in sources.keys.sorted() {
-                    let source = sources[id]!
+                    guard let source = sources[id] else { continue }
                     guard let subscription = source.subscription, !source.unlimited else { continue }
                     let more: Subscribers.Demand
                     if demand == .unlimited {

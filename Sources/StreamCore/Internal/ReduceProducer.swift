@@ -1,9 +1,11 @@
 /// The base of operators that consume the whole upstream and emit at most one value when it
 /// ends (`reduce`, `count`, `collect()`, `last`, `contains`, `allSatisfy`, `min`/`max`, …).
 ///
-/// Requests unlimited values from the upstream as soon as it is subscribed. Subclasses keep
-/// `result` up to date in `receive(newValue:)`, which may also end the stream early. The result
-/// is delivered once the downstream has asked for something, then `.finished`.
+/// Requests unlimited values from the upstream as soon as it is subscribed. Subclasses fold each
+/// value into the running result in `receive(newValue:into:)`, which may also end the stream
+/// early. The result is delivered once the downstream has asked for something, then
+/// `.finished`. The downstream and the result are released on cancel and on completion, so a
+/// downstream that keeps its subscription forms no cycle.
 class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -17,9 +19,11 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
         case completed
     }
 
-    let downstream: Downstream
-    /// The value to emit on completion; `nil` emits nothing.
-    var result: Downstream.Input?
+    // Every field is guarded by `lock`. `downstream` is nil once completed or cancelled.
+    private var downstream: Downstream?
+    /// The value to emit on completion; `nil` emits nothing. Taken out of the lock while a
+    /// value is being folded into it (see `receive(_:)`).
+    private var result: Downstream.Input?
     private let lock = Lock()
     private var state = State.awaitingSubscription
     private var downstreamRequested = false
@@ -38,7 +42,7 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
     var description: String { "\(type(of: self))" }
 
     /// Folds a value into `result`; `.finished` ends early and emits the result, `.failure` fails.
-    func receive(newValue: Input) -> PartialCompletion<Void, Downstream.Failure> {
+    func receive(newValue: Input, into result: inout Downstream.Input?) -> PartialCompletion<Void, Downstream.Failure> {
         fatalError("abstract")
     }
 
@@ -50,8 +54,9 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
             return
         }
         state = .connected(subscription)
+        let downstream = self.downstream
         lock.unlock()
-        downstream.receive(subscription: self)
+        downstream?.receive(subscription: self)
         subscription.request(.unlimited)
     }
 
@@ -61,17 +66,27 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
             lock.unlock()
             return .none
         }
+        // The fold runs outside the lock (it calls user code) on a value taken out of `result`;
+        // a concurrent `cancel` thus never races with it. Put back only if still connected.
+        var folded = result
+        result = nil
         lock.unlock()
-        switch receive(newValue: input) {
+        let decision = receive(newValue: input, into: &folded)
+        lock.lock()
+        guard case .connected = state else {
+            lock.unlock()
+            return .none
+        }
+        result = folded
+        lock.unlock()
+        switch decision {
         case .continue:
             break
         case .finished:
             subscription.cancel()
             finishWithResult()
         case .failure(let error):
-            lock.lock()
-            state = .completed
-            lock.unlock()
+            guard let downstream = complete() else { break }
             subscription.cancel()
             downstream.receive(completion: .failure(error))
         }
@@ -83,15 +98,24 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
         case .finished:
             finishWithResult()
         case .failure(let error):
-            lock.lock()
-            guard case .connected = state else {
-                lock.unlock()
-                return
-            }
-            state = .completed
-            lock.unlock()
+            guard let downstream = complete() else { return }
             downstream.receive(completion: .failure(mapFailure(error)))
         }
+    }
+
+    /// Marks a connected stream completed, forgetting the result; hands back the downstream.
+    private func complete() -> Downstream? {
+        lock.lock()
+        guard case .connected = state else {
+            lock.unlock()
+            return nil
+        }
+        state = .completed
+        let downstream = self.downstream
+        self.downstream = nil
+        result = nil
+        lock.unlock()
+        return downstream
     }
 
     /// Emits the result and `.finished` now if the downstream asked, or on its first request.
@@ -109,11 +133,13 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
         state = .completed
         let result = self.result
         self.result = nil
+        let downstream = self.downstream
+        self.downstream = nil
         lock.unlock()
         if let result {
-            _ = downstream.receive(result)
+            _ = downstream?.receive(result)
         }
-        downstream.receive(completion: .finished)
+        downstream?.receive(completion: .finished)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -127,21 +153,27 @@ class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>: Sub
         state = .completed
         let result = self.result
         self.result = nil
+        let downstream = self.downstream
+        self.downstream = nil
         lock.unlock()
         if let result {
-            _ = downstream.receive(result)
+            _ = downstream?.receive(result)
         }
-        downstream.receive(completion: .finished)
+        downstream?.receive(completion: .finished)
     }
 
     func cancel() {
         lock.lock()
         let previous = state
         state = .completed
-        result = nil
+        let downstream = self.downstream
+        let result = self.result
+        self.downstream = nil
+        self.result = nil
         lock.unlock()
         if case .connected(let subscription) = previous {
             subscription.cancel()
         }
+        withExtendedLifetime((downstream, result)) {}  // released here, not under the lock
     }
 }

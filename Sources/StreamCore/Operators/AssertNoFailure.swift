@@ -33,7 +33,8 @@ extension Publishers {
             let prefix: String
             let file: StaticString
             let line: UInt
-            let combineIdentifier = CombineIdentifier()
+            /// Derived from the downstream's: this forwarding struct has no identity of its own.
+            var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             var description: String { "AssertNoFailure" }
 

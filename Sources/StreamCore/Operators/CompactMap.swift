@@ -10,6 +10,7 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output?
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
             self.transform = transform
@@ -17,7 +18,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
         /// Like Filter: hands the upstream's subscription to the downstream, and replaces a value
@@ -27,7 +28,8 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let transform: (Upstream.Output) -> Output?
-            @usableFromInline let combineIdentifier = CombineIdentifier()
+            /// Derived from the downstream's: this forwarding struct has no identity of its own.
+            @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             @inlinable
             init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {

@@ -9,6 +9,8 @@ extension Publishers {
         /// A closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) -> Bool
 
+        @inlinable
+
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
@@ -16,7 +18,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Passes the upstream's subscription through; a dropped value is replaced by asking the
@@ -26,7 +28,8 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let isIncluded: (Upstream.Output) -> Bool
-            @usableFromInline let combineIdentifier = CombineIdentifier()
+            /// Derived from the downstream's: this forwarding struct has no identity of its own.
+            @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             @inlinable
             init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {

@@ -8,11 +8,12 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that ignores all upstream elements.
+        @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber))
+            upstream.receive(subscriber: Inner(downstream: subscriber))
         }
 
         /// Never delivers a value, so the downstream's demand is irrelevant: the upstream's
@@ -21,7 +22,8 @@ extension Publishers {
         struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
         where Downstream.Input == Never, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
-            @usableFromInline let combineIdentifier = CombineIdentifier()
+            /// Derived from the downstream's: this forwarding struct has no identity of its own.
+            @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             @inlinable init(downstream: Downstream) { self.downstream = downstream }
 

@@ -8,14 +8,19 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) -> Output
 
+        @inlinable
+
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
+        // `receive(subscriber:)`, not `subscribe`: the optimiser declines to specialise a
+        // `subscribe` reached from another `subscribe` (it suspects endless type growth), which
+        // would leave the whole chain unspecialised.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
         /// Map changes neither demand nor completion, so it hands the upstream's subscription to
@@ -25,7 +30,8 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let transform: (Upstream.Output) -> Output
-            @usableFromInline let combineIdentifier = CombineIdentifier()
+            /// Derived from the downstream's: this forwarding struct has no identity of its own.
+            @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             @inlinable
             init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {

@@ -9,19 +9,21 @@ extension Publishers {
         public let transform: (Upstream.Failure) -> Failure
 
         /// Creates a publisher that converts upstream failures with `transform`.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Creates a publisher that converts upstream failures with `map`.
+        @inlinable
         public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
             self.init(upstream: upstream, transform: map)
         }
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
         /// Only the failure changes: the upstream's subscription goes straight through.
@@ -30,7 +32,8 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let transform: (Upstream.Failure) -> Failure
-            @usableFromInline let combineIdentifier = CombineIdentifier()
+            /// Derived from the downstream's: this forwarding struct has no identity of its own.
+            @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
             @inlinable
             init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {

@@ -10,6 +10,7 @@ extension Publishers {
         public let predicate: (Output, Output) -> Bool
 
         /// Creates a publisher that publishes only elements that don't match the previous one.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -17,7 +18,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }
 
         /// The hot path, kept lock-free:

@@ -24,7 +24,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, initial: initialResult, next: nextPartialResult))
+            upstream.receive(subscriber: Inner(downstream: subscriber, initial: initialResult, next: nextPartialResult))
         }
 
         /// One value in, one value out: the upstream's subscription goes straight to the

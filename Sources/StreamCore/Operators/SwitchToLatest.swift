@@ -19,37 +19,41 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
+        // `receive(subscriber:)`, not `subscribe`: the optimiser declines to specialise a
+        // `subscribe` reached from another `subscribe` (it suspects endless type growth), which
+        // would leave the whole chain unspecialised.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Outer(downstream: subscriber))
+            upstream.receive(subscriber: Outer(downstream: subscriber))
         }
     }
 }
 
 extension Publishers.SwitchToLatest {
     /// Subscriber of the upstream and subscription of the downstream. Every field is guarded by
-    /// `lock`; the downstream is called only by the thread that set `delivering`.
+    /// `lock` (so none needs the dynamic exclusivity checks); the downstream is called only by
+    /// the thread that set `delivering`.
     @usableFromInline
     final class Outer<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = P
         @usableFromInline let lock = Lock()
-        @usableFromInline var downstream: Downstream?
-        @usableFromInline var outer: Subscription?
-        @usableFromInline var outerFinished = false
-        @usableFromInline var terminated = false
+        @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
+        @usableFromInline @exclusivity(unchecked) var outer: Subscription?
+        @usableFromInline @exclusivity(unchecked) var outerFinished = false
+        @usableFromInline @exclusivity(unchecked) var terminated = false
         /// Identifies the current inner publisher; values of other generations are dropped.
-        @usableFromInline var generation: UInt64 = 0
-        @usableFromInline var inner: Subscription?
+        @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var inner: Subscription?
         /// A current inner exists (subscribed or awaiting its subscription) and has not finished.
-        @usableFromInline var innerActive = false
+        @usableFromInline @exclusivity(unchecked) var innerActive = false
         /// Downstream demand not yet satisfied; the current inner has exactly this much requested.
-        @usableFromInline var demand = Subscribers.Demand.none
-        @usableFromInline var delivering = false
+        @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
+        @usableFromInline @exclusivity(unchecked) var delivering = false
         /// Set when values or a completion wait for the delivering thread (rare).
-        @usableFromInline var hasPending = false
-        var pendingValues = FIFOQueue<Output>()
-        var pendingCompletion: Subscribers.Completion<Failure>?
+        @usableFromInline @exclusivity(unchecked) var hasPending = false
+        @exclusivity(unchecked) var pendingValues = FIFOQueue<Output>()
+        @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
 
         @inlinable init(downstream: Downstream) { self.downstream = downstream }
 
@@ -77,13 +81,12 @@ extension Publishers.SwitchToLatest {
             }
             generation &+= 1
             let current = generation
-            let previous = inner
-            inner = nil
+            let previous = inner.take()
             innerActive = true
             if hasPending { dropPendingValues() }
             lock.unlock()
             previous?.cancel()
-            input.subscribe(InnerSubscriber(parent: self, generation: current))
+            input.receive(subscriber: InnerSubscriber(parent: self, generation: current))
             return .none
         }
 
@@ -153,10 +156,11 @@ extension Publishers.SwitchToLatest {
                 lock.unlock()
                 return
             }
-            inner = nil
+            let finishedInner = inner.take()  // released after the unlock
             innerActive = false
             if case .finished = completion, !outerFinished {
                 lock.unlock()
+                if finishedInner != nil {}
                 return
             }
             end(with: completion)
@@ -261,12 +265,16 @@ extension Publishers.SwitchToLatest {
         }
     }
 
-    /// Subscribes to one inner publisher on behalf of `parent`, tagged with its generation.
+    /// Subscribes to one inner publisher on behalf of `parent`, tagged with its generation. A
+    /// struct, so that switching to a new inner publisher allocates nothing here.
     @usableFromInline
-    final class InnerSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct InnerSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let parent: Outer<Downstream>
         @usableFromInline let generation: UInt64
+
+        /// Derived from the parent's: the parent's state tells generations apart.
+        @inlinable var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
 
         @inlinable init(parent: Outer<Downstream>, generation: UInt64) {
             self.parent = parent

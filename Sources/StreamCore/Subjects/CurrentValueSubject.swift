@@ -3,7 +3,7 @@
 /// A new subscriber receives the current value on its first demand.
 /// Sendable: all of its state lives in `SubjectCore`, behind that core's lock.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let core: SubjectCore<Output, Failure>
+    @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a subject with the given initial value.
     public init(_ value: Output) {
@@ -16,11 +16,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         set { send(newValue) }
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }
 
-    public func send(_ input: Output) { core.send(input) }
+    @inlinable public func send(_ input: Output) { core.send(input) }
 
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 

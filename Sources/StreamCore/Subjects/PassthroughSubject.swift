@@ -4,15 +4,16 @@
 /// that subscriber.
 /// Sendable: all of its state lives in `SubjectCore`, behind that core's lock.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let core = SubjectCore<Output, Failure>()
+    @usableFromInline let core = SubjectCore<Output, Failure>()
 
     public init() {}
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }
 
-    public func send(_ input: Output) { core.send(input) }
+    @inlinable public func send(_ input: Output) { core.send(input) }
 
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 

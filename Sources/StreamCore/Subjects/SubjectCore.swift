@@ -1,31 +1,39 @@
 /// The state shared by `PassthroughSubject` and `CurrentValueSubject`: subscribers, the terminal
 /// completion, the upstream subscriptions relayed into the subject and, for a current-value
-/// subject, the current value. Every field is guarded by `lock`.
+/// subject, the current value. Every field is guarded by `lock` (hence `@exclusivity(unchecked)`:
+/// the lock already makes accesses exclusive).
+@usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    private let lock = Lock()
-    private var conduits: [SubjectConduit<Output, Failure>] = []
-    private var completion: Subscribers.Completion<Failure>?
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var conduits: ContiguousArray<Conduit<Output, Failure>> = []
+    @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
+    /// `completion != nil`, as a plain flag for the hot path.
+    @usableFromInline @exclusivity(unchecked) var terminated = false
     private var upstreams: [Subscription] = []
-    private var current: Output?
-    let replaysCurrent: Bool
+    @usableFromInline @exclusivity(unchecked) var current: Output?
+    @usableFromInline let replaysCurrent: Bool
 
     /// A core for a passthrough subject.
+    @usableFromInline
     init() {
         current = nil
         replaysCurrent = false
     }
 
     /// A core for a current-value subject.
+    @usableFromInline
     init(current: Output) {
         self.current = current
         replaysCurrent = true
     }
 
+    @usableFromInline
     var currentValue: Output? {
         lock.lock(); defer { lock.unlock() }
         return current
     }
 
+    @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
@@ -45,7 +53,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         conduit.releaseDeliveries()
     }
 
-    func detach(_ conduit: SubjectConduit<Output, Failure>) {
+    @usableFromInline
+    func detach(_ conduit: Conduit<Output, Failure>) {
         lock.lock()
         if let index = conduits.firstIndex(where: { $0 === conduit }) {
             conduits.remove(at: index)
@@ -53,22 +62,33 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Stores the value (for a current-value subject) and offers it to every subscriber.
-    @inline(__always)
+    /// Stores the value (for a current-value subject) and offers it to every subscriber. With a
+    /// single subscriber, the common case, the list of subscribers is not copied.
+    @inlinable
     func send(_ value: Output) {
         lock.lock()
-        guard completion == nil else {
+        guard !terminated else {
             lock.unlock()
             return
         }
         if replaysCurrent { current = value }
-        let conduits = self.conduits
-        lock.unlock()
-        for conduit in conduits {
+        switch conduits.count {
+        case 0:
+            lock.unlock()
+        case 1:
+            let conduit = conduits[0]
+            lock.unlock()
             conduit.offer(value)
+        default:
+            let conduits = self.conduits
+            lock.unlock()
+            for conduit in conduits {
+                conduit.offer(value)
+            }
         }
     }
 
+    @usableFromInline
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard self.completion == nil else {
@@ -76,6 +96,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         self.completion = completion
+        terminated = true
         let conduits = self.conduits
         self.conduits = []
         upstreams = []
@@ -85,6 +106,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func send(subscription: Subscription) {
         lock.lock()
         let active = completion == nil

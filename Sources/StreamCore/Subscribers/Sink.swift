@@ -10,13 +10,16 @@ extension Subscribers {
 
         // The closures are released on completion or cancel, as Apple's Sink does, so that what
         // they capture (often the owner of the AnyCancellable) isn't kept alive by a dead sink.
+        // Every field is guarded by `lock`, which already makes accesses exclusive: the dynamic
+        // exclusivity checks (`@exclusivity(unchecked)`) would only cost time on the hot path.
         @usableFromInline let lock = Lock()
-        @usableFromInline var valueHandler: ((Input) -> Void)?
-        private var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
-        private var subscription: Subscription?
-        private var terminated = false
+        @usableFromInline @exclusivity(unchecked) var valueHandler: ((Input) -> Void)?
+        @usableFromInline @exclusivity(unchecked) var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+        @usableFromInline @exclusivity(unchecked) var subscription: Subscription?
+        @usableFromInline @exclusivity(unchecked) var terminated = false
 
         /// Creates a sink with the given closures.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
@@ -27,6 +30,7 @@ extension Subscribers {
 
         public var description: String { "Sink" }
 
+        @inlinable
         public func receive(subscription: Subscription) {
             lock.lock()
             guard self.subscription == nil, !terminated else {
@@ -48,6 +52,7 @@ extension Subscribers {
             return .none
         }
 
+        @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             guard !terminated else {
@@ -55,43 +60,54 @@ extension Subscribers {
                 return
             }
             terminated = true
-            subscription = nil
+            // Taken into locals so that they are released after the unlock (a local lives to
+            // the end of its scope: the optimiser does not shorten it across the opaque unlock).
+            let subscription = self.subscription.take()
+            let valueHandler = self.valueHandler
             let handler = completionHandler
+            self.valueHandler = nil
             completionHandler = nil
-            valueHandler = nil
             lock.unlock()
             handler?(completion)
+            if subscription != nil || valueHandler != nil {}  // released here, not under the lock
         }
 
+        @inlinable
         public func cancel() {
             lock.lock()
-            let subscription = self.subscription
-            self.subscription = nil
+            let subscription = self.subscription.take()
+            // Not `take()` for the closures: generic over `Input`, it would need runtime
+            // metadata when this runs unspecialised (as it does behind `AnyCancellable`).
+            let valueHandler = self.valueHandler
+            let completionHandler = self.completionHandler
+            self.valueHandler = nil
+            self.completionHandler = nil
             terminated = true
-            let handlers = (valueHandler, completionHandler)
-            valueHandler = nil
-            completionHandler = nil
             lock.unlock()
             subscription?.cancel()
-            withExtendedLifetime(handlers) {}
+            // Released here, not under the lock. (No `withExtendedLifetime` of a tuple: that
+            // needs runtime metadata lookups when this runs unspecialised.)
+            if valueHandler != nil || completionHandler != nil {}
         }
     }
 }
 
 extension Publisher {
     /// Attaches a subscriber with closure-based behaviour.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(sink, sharing: sink.lock)
     }
 }
 
 extension Publisher where Failure == Never {
     /// Attaches a subscriber with closure-based behaviour to a publisher that never fails.
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
