@@ -2,7 +2,7 @@
 # The ServiceApp container: a static-stdlib release build on the official Swift image, run as a
 # non-root user on debian:bookworm-slim. Build and run commands: docs/container.md.
 
-ARG SWIFT_IMAGE=swift:6.1-bookworm
+ARG SWIFT_IMAGE=swift:6.2-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # ---- build ------------------------------------------------------------------------------------
