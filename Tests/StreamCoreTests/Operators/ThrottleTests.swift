@@ -123,4 +123,12 @@ final class ThrottleTests: XCTestCase {
         XCTAssertTrue(upstream.subscription.cancelled)
         XCTAssertNil(weakRecorder)
     }
+
+    /// The example in the README, kept true here.
+    func testReadmeExample() {
+        assertMarbles(input: "abc-d---e|", expected: "a-c-d---e|") { upstream, scheduler in
+            upstream.throttle(for: .milliseconds(200), scheduler: scheduler, latest: true).eraseToAnyPublisher()
+        }
+    }
+
 }
