@@ -9,6 +9,7 @@ import StreamCore
 let arguments = CommandLine.arguments
 let port = arguments.firstIndex(of: "--port").flatMap { UInt16(arguments[$0 + 1]) } ?? 8080
 let deflate = arguments.contains("--deflate")
+let loops = arguments.firstIndex(of: "--loops").flatMap { Int(arguments[$0 + 1]) } ?? ProcessInfo.processInfo.activeProcessorCount
 
 var router = Router()
 let hello = Array("Hello, World!".utf8)
@@ -16,7 +17,7 @@ router.get("/hello", immediate: { _ in
     HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: .bytes(hello))
 })
 let configuration = HTTPServerConfiguration(
-    host: "127.0.0.1", port: port, maxConnections: 100_000, compression: false,
+    host: "127.0.0.1", port: port, loopCount: loops, maxConnections: 100_000, compression: false,
     webSocket: WebSocketConfiguration(deflate: deflate ? PerMessageDeflateConfiguration() : nil, pingInterval: 0, idleTimeout: 0)
 )
 let server = HTTPServer(configuration: configuration, router: router)
