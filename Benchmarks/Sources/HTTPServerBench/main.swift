@@ -22,6 +22,12 @@ let configuration = HTTPServerConfiguration(
 )
 let server = HTTPServer(configuration: configuration, router: router)
 server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
-let address = try server.start()
+let address: SocketAddress
+do {
+    address = try server.start()
+} catch {
+    FileHandle.standardError.write(Data("HTTPServerBench: \(error)\n".utf8))
+    exit(1)
+}
 FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(address.port)\n".utf8))
 dispatchMain()
