@@ -119,3 +119,28 @@ final class LookupOutcomeTests: EndToEndTestCase {
         return client.activity
     }
 }
+
+/// Refused WebSocket handshakes answer JSON errors like every other refusal of the service.
+final class HandshakeRefusalTests: EndToEndTestCase {
+    func testPlainGetOnWebSocketPathsIs426JSON() throws {
+        try startService()
+        for path in ["/ws", "/ws/echo"] {
+            let response = try get(path)
+            XCTAssertEqual(response.status, 426, path)
+            XCTAssertEqual(response.header("Content-Type"), "application/json", path)
+            XCTAssertEqual(response.header("Sec-WebSocket-Version"), "13", path)
+            XCTAssertEqual(response.header("Upgrade"), "websocket", path)
+            XCTAssertTrue(response.text.contains(#""error":"upgrade_required""#), response.text)
+        }
+    }
+
+    func testBadKeyIs400JSON() throws {
+        try startService()
+        let response = try get(
+            "/ws", headers: "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n"
+        )
+        XCTAssertEqual(response.status, 400)
+        XCTAssertEqual(response.header("Content-Type"), "application/json")
+        XCTAssertTrue(response.text.contains(#""error":"bad_request""#), response.text)
+    }
+}
