@@ -4,7 +4,7 @@ SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev pkg-config
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings unit-tests conformance
+.PHONY: deps run test build-tests check-warnings unit-tests conformance schemathesis
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -37,3 +37,9 @@ conformance:
 	@test -x ../shared/tools/ws-conformance || { echo "../shared/tools/ws-conformance not found"; exit 1; }
 	@swift build --product ServiceApp
 	@./scripts/conformance.sh $(CONFORMANCE_PORT)
+
+# Property-based API tests of the live service (FakeGithubServer upstream) against its own
+# /openapi.json. Needs schemathesis: pip install schemathesis
+schemathesis:
+	@command -v schemathesis >/dev/null || { echo "schemathesis not found: pip install schemathesis"; exit 1; }
+	@./scripts/schemathesis.sh

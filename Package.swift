@@ -80,7 +80,13 @@ let package = Package(
             exclude: ["Interop/Scripts"]
         ),
         .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub"]),
-        .testTarget(name: "ServiceAppTests", dependencies: ["ServiceApp"]),
+        // FakeGithub as a standalone process (`--port`), for scripts/schemathesis.sh.
+        .executableTarget(name: "FakeGithubServer", dependencies: ["FakeGithub"]),
+
+        .testTarget(
+            name: "ServiceAppTests",
+            dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -149,13 +149,15 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         do {
             accepted = try route.handshake.accept(request)
         } catch {
-            var response = error.response
-            response.headers.set("Content-Type", "text/plain; charset=utf-8")
+            // The body is the application's error response (JSON in the service), like every
+            // other refusal the server makes itself.
+            var response = server.errorResponse(error.status, error.reason)
+            for (name, value) in error.headers { response.headers.set(name, value) }
             finish(request, with: response, on: connection)
             return
         }
         guard !server.isDraining else {
-            finish(request, with: HTTPResponse(status: .serviceUnavailable, text: "shutting down\n"), on: connection)
+            finish(request, with: server.errorResponse(.serviceUnavailable, "shutting down"), on: connection)
             return
         }
         var out: [UInt8] = []

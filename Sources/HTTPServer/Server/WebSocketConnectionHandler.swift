@@ -31,6 +31,8 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private var inboundAbandoned = false
     private var delivering = false
     private var readPaused = false
+    /// `readMessages` is running (delivery calls it back when it frees room).
+    private var readingMessages = false
 
     private var outboundSubscribers: [ObjectIdentifier: OutboundSubscriber] = [:]
 
@@ -75,29 +77,40 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
     }
 
+    /// Decodes the messages the reader holds into the queue (up to its limit) and delivers
+    /// them; repeats while delivery makes room, since the reader may hold complete messages that
+    /// no further socket read will announce (a client waiting for the echo of a burst).
     private func readMessages() {
-        while !connection.isClosed, queuedCount < configuration.inboundQueueMessages {
-            let message: WebSocketMessage?
-            do {
-                message = try reader.nextMessage()
-            } catch {
-                fail(error)
-                return
+        guard !readingMessages else { return }
+        readingMessages = true
+        defer { readingMessages = false }
+        while true {
+            var decoded = 0
+            while !connection.isClosed, queuedCount < configuration.inboundQueueMessages {
+                let message: WebSocketMessage?
+                do {
+                    message = try reader.nextMessage()
+                } catch {
+                    fail(error)
+                    return
+                }
+                guard let message else { break }
+                decoded += 1
+                switch message {
+                case .text(let text): enqueue(.text(text))
+                case .binary(let bytes): enqueue(.binary(bytes))
+                case .ping(let payload):
+                    if closing.canSendData { writeFrame { writer.writePong(payload, into: &$0) } }
+                case .pong:
+                    break
+                case .close(let code, _):
+                    receivedClose(code)
+                    return
+                }
             }
-            guard let message else { break }
-            switch message {
-            case .text(let text): enqueue(.text(text))
-            case .binary(let bytes): enqueue(.binary(bytes))
-            case .ping(let payload):
-                if closing.canSendData { writeFrame { writer.writePong(payload, into: &$0) } }
-            case .pong:
-                break
-            case .close(let code, _):
-                receivedClose(code)
-                return
-            }
+            deliverInbound()
+            if decoded == 0 || connection.isClosed || queuedCount >= configuration.inboundQueueMessages { break }
         }
-        deliverInbound()
         let full = queuedCount >= configuration.inboundQueueMessages
         if full && !readPaused {
             readPaused = true
@@ -130,9 +143,12 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
         delivering = false
         completeIfDrained()
-        if readPaused, queuedCount < configuration.inboundQueueMessages, !connection.isClosed {
-            readPaused = false
-            connection.resumeReading()
+        // Room again: decode what the reader holds (readMessages ignores a nested call).
+        if queuedCount < configuration.inboundQueueMessages, !connection.isClosed {
+            if readPaused {
+                readPaused = false
+                connection.resumeReading()
+            }
             readMessages()
         }
     }

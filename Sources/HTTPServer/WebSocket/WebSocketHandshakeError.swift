@@ -24,13 +24,17 @@ public enum WebSocketHandshakeError: Error, Equatable, Sendable {
         }
     }
 
+    /// The header fields the refusal must carry whatever its body: `Sec-WebSocket-Version: 13`
+    /// and `Upgrade: websocket` on a 426.
+    public var headers: HTTPHeaders {
+        guard case .upgradeRequired = self else { return [:] }
+        return ["Sec-WebSocket-Version": "13", "Upgrade": "websocket"]
+    }
+
     /// The complete refusal response (plain-text body with the reason).
     public var response: HTTPResponse {
         var response = HTTPResponse(status: status, text: reason + "\n")
-        if case .upgradeRequired = self {
-            response.headers.add("Sec-WebSocket-Version", "13")
-            response.headers.add("Upgrade", "websocket")
-        }
+        for (name, value) in headers { response.headers.add(name, value) }
         return response
     }
 }

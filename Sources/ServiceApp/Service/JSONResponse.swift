@@ -18,6 +18,17 @@ enum JSONResponse {
         make(status, ErrorBody(error: code, message: message), headers: headers)
     }
 
+    /// The `error` code of a refusal the HTTP server makes itself (malformed or timed-out
+    /// requests, refused WebSocket handshakes, upgrades while draining).
+    static func serverErrorCode(_ status: HTTPStatus) -> String {
+        switch status.code {
+        case 408: "request_timeout"
+        case 426: "upgrade_required"
+        case 503: "shutting_down"
+        default: "bad_request"
+        }
+    }
+
     private struct ErrorBody: Encodable {
         let error: String
         let message: String?

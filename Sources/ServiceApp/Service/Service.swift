@@ -41,7 +41,7 @@ final class Service: Sendable {
         self.client = client
         server = HTTPServer(configuration: config.serverConfiguration, router: Service.router(client: client, metrics: metrics, readiness: readiness), logger: logger)
         server.setErrorResponse { status, message in
-            JSONResponse.error(status, status.code == 408 ? "request_timeout" : "bad_request", message)
+            JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
         }
         let throttleMs = Int(config.throttle.wholeMilliseconds)
         let minLength = config.minLength

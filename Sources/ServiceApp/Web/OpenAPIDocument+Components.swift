@@ -31,7 +31,8 @@ extension OpenAPIDocument {
                   "error": {
                     "type": "string",
                     "enum": ["invalid_login", "not_found", "rate_limited", "upstream_unavailable",
-                             "upstream_timeout", "method_not_allowed", "bad_request"]
+                             "upstream_timeout", "method_not_allowed", "bad_request", "request_timeout",
+                             "upgrade_required", "shutting_down"]
                   },
                   "message": { "type": "string" }
                 }
@@ -98,23 +99,34 @@ extension OpenAPIDocument {
                   "Sec-WebSocket-Version": { "schema": { "type": "string", "enum": ["13"] } }
                 },
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" },
-                             "example": { "error": "bad_request", "message": "WebSocket upgrade required" } } }
+                             "example": { "error": "upgrade_required", "message": "this endpoint requires a WebSocket upgrade" } } }
+              },
+              "ShuttingDown": {
+                "description": "The service is draining and takes no new WebSocket sessions",
+                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" },
+                             "example": { "error": "shutting_down", "message": "shutting down" } } }
               }
             }
         """#
 
+    /// The handshake fields, required and constrained to values the server accepts (a client
+    /// may send other spellings RFC 6455 allows, such as `Connection: keep-alive, Upgrade`).
     private static let handshakeParameters = #"""
         {
-              "Upgrade": { "name": "Upgrade", "in": "header", "required": false, "schema": { "type": "string", "example": "websocket" } },
-              "Connection": { "name": "Connection", "in": "header", "required": false, "schema": { "type": "string", "example": "Upgrade" } },
-              "SecWebSocketKey": { "name": "Sec-WebSocket-Key", "in": "header", "required": false,
-                                   "description": "Base64 of 16 random bytes; required for the upgrade",
-                                   "schema": { "type": "string" } },
-              "SecWebSocketVersion": { "name": "Sec-WebSocket-Version", "in": "header", "required": false,
+              "Upgrade": { "name": "Upgrade", "in": "header", "required": true,
+                           "schema": { "type": "string", "enum": ["websocket"] } },
+              "Connection": { "name": "Connection", "in": "header", "required": true,
+                              "description": "A token list that includes Upgrade",
+                              "schema": { "type": "string", "enum": ["Upgrade", "upgrade", "keep-alive, Upgrade"] } },
+              "SecWebSocketKey": { "name": "Sec-WebSocket-Key", "in": "header", "required": true,
+                                   "description": "Base64 of 16 random bytes",
+                                   "schema": { "type": "string", "pattern": "^[A-Za-z0-9+/]{21}[AQgw]==$",
+                                               "example": "dGhlIHNhbXBsZSBub25jZQ==" } },
+              "SecWebSocketVersion": { "name": "Sec-WebSocket-Version", "in": "header", "required": true,
                                        "schema": { "type": "string", "enum": ["13"] } },
               "SecWebSocketExtensions": { "name": "Sec-WebSocket-Extensions", "in": "header", "required": false,
-                                          "description": "permessage-deflate is negotiated when offered",
-                                          "schema": { "type": "string" } }
+                                          "description": "permessage-deflate is negotiated when offered; other extensions are ignored",
+                                          "schema": { "type": "string", "example": "permessage-deflate; client_max_window_bits" } }
             }
         """#
 }

@@ -16,7 +16,8 @@ extension OpenAPIDocument {
                 "responses": {
                   "101": { "$ref": "#/components/responses/SwitchingProtocols" },
                   "400": { "$ref": "#/components/responses/BadHandshake" },
-                  "426": { "$ref": "#/components/responses/UpgradeRequired" }
+                  "426": { "$ref": "#/components/responses/UpgradeRequired" },
+                  "503": { "$ref": "#/components/responses/ShuttingDown" }
                 }
               }
             },
@@ -34,7 +35,8 @@ extension OpenAPIDocument {
                 "responses": {
                   "101": { "$ref": "#/components/responses/SwitchingProtocols" },
                   "400": { "$ref": "#/components/responses/BadHandshake" },
-                  "426": { "$ref": "#/components/responses/UpgradeRequired" }
+                  "426": { "$ref": "#/components/responses/UpgradeRequired" },
+                  "503": { "$ref": "#/components/responses/ShuttingDown" }
                 }
               }
             }

@@ -6,6 +6,28 @@ import XCTest
 /// Back pressure end to end: a client that does not read stops the server from reading, and a
 /// slow `messages` subscriber gets everything, in order.
 final class WebSocketBackPressureTests: ServerTestCase {
+    /// Regression: a burst larger than the inbound queue, arriving in one read, is echoed in
+    /// full. The reader held complete messages beyond the queue limit, and delivery that made
+    /// room did not decode them: the echo stalled until the client sent something else.
+    func testBurstInOneReadIsEchoedInFull() throws {
+        let (_, port) = try startServer { server in
+            server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
+        }
+        for round in 0 ..< 20 {
+            let client = try TestWebSocketClient(port: port)
+            let messages = (0 ..< 100).map { "burst \(round).\($0)" }
+            var bytes: [UInt8] = []
+            for message in messages {
+                bytes += WebSocketFrameEncoder.frame(opcode: .text, payload: Array(message.utf8), maskingKey: 0x0102_0304)
+            }
+            try client.http.send(bytes)
+            for message in messages {
+                let echo = try client.readText()  // throws timedOut on the stall
+                XCTAssertEqual(echo, message, "round \(round)")
+            }
+        }
+    }
+
     func testClientThatNeverReadsMakesTheServerStopReading() throws {
         let (server, port) = try startServer { server in
             server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }

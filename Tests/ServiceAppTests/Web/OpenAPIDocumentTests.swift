@@ -94,7 +94,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(
             Set(codes),
             ["invalid_login", "not_found", "rate_limited", "upstream_unavailable", "upstream_timeout",
-             "method_not_allowed", "bad_request"])
+             "method_not_allowed", "bad_request", "request_timeout", "upgrade_required", "shutting_down"])
         XCTAssertEqual(codes.count, Set(codes).count, "no duplicates")
     }
 
@@ -109,7 +109,7 @@ final class OpenAPIDocumentTests: XCTestCase {
     func testWebSocketUpgrades() throws {
         let paths = try object(try document(), ["paths"])
         for path in ["/ws", "/ws/echo"] {
-            XCTAssertEqual(Set(try object(paths, [path, "get", "responses"]).keys), ["101", "400", "426"], path)
+            XCTAssertEqual(Set(try object(paths, [path, "get", "responses"]).keys), ["101", "400", "426", "503"], path)
         }
     }
 

@@ -1,0 +1,104 @@
+import Foundation
+import HTTPServer
+
+/// A minimal blocking WebSocket client for end-to-end tests (adapted from HTTPServerTests'):
+/// masks its frames with HTTPServer's encoder and reads the server's frames with its decoder.
+/// It offers no extension, so messages arrive uncompressed.
+final class TestWebSocketClient {
+    let http: TestHTTPClient
+    /// The 101 response.
+    let handshake: TestResponse
+    private var decoder = WebSocketFrameDecoder(requireMasking: false)
+    private var maskSeed: UInt32 = 0x1234_5678
+
+    /// A fresh random `Sec-WebSocket-Key`.
+    static func makeKey() -> String {
+        Data((0 ..< 16).map { _ in UInt8.random(in: 0 ... 255) }).base64EncodedString()
+    }
+
+    /// The upgrade request for `path`, with `extra` header lines (each ending in CRLF).
+    static func upgradeRequest(path: String, key: String, extra: String = "") -> String {
+        "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extra)\r\n"
+    }
+
+    /// Connects and upgrades; throws `TestClientError.malformed` unless the answer is 101.
+    init(port: UInt16, path: String = "/ws/echo", extra: String = "", timeout: TimeInterval = 5) throws {
+        http = try TestHTTPClient(port: port, timeout: timeout)
+        try http.send(Self.upgradeRequest(path: path, key: Self.makeKey(), extra: extra))
+        handshake = try http.readResponse()
+        guard handshake.status == 101 else { throw TestClientError.malformed("status \(handshake.status)") }
+        let leftover = http.buffer
+        http.buffer = []
+        decoder.append(leftover)
+    }
+
+    private func nextMask() -> UInt32 {
+        maskSeed = maskSeed &* 1_103_515_245 &+ 12345
+        return maskSeed
+    }
+
+    // MARK: Sending
+
+    /// Sends one masked frame.
+    func send(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, rsv1: Bool = false) throws {
+        try http.send(WebSocketFrameEncoder.frame(fin: fin, rsv1: rsv1, opcode: opcode, payload: payload, maskingKey: nextMask()))
+    }
+
+    func send(text: String) throws { try send(.text, Array(text.utf8)) }
+
+    /// Sends a close frame.
+    func sendClose(code: WebSocketCloseCode, reason: String = "") throws {
+        try send(.close, WebSocketFrameEncoder.closePayload(code: code, reason: reason))
+    }
+
+    // MARK: Receiving
+
+    /// The next frame from the server (unmasked, as the server must send).
+    func readFrame() throws -> WebSocketFrame {
+        while true {
+            if let frame = try decoder.nextFrame() { return frame }
+            guard try http.fill() else { throw TestClientError.closed }
+            decoder.append(http.buffer)
+            http.buffer = []
+        }
+    }
+
+    /// The next data message (fragments joined); control frames are returned as they come.
+    func readMessage() throws -> (opcode: WebSocketOpcode, payload: [UInt8]) {
+        var first = try readFrame()
+        if first.opcode.isControl || first.fin { return (first.opcode, first.payload) }
+        var payload = first.payload
+        while !first.fin {
+            let next = try readFrame()
+            guard next.opcode == .continuation else { throw TestClientError.malformed("expected continuation") }
+            payload += next.payload
+            first.fin = next.fin
+        }
+        return (first.opcode, payload)
+    }
+
+    /// The next text message (pings and pongs are skipped; a close throws `closed`).
+    func readText() throws -> String {
+        while true {
+            let message = try readMessage()
+            if message.opcode == .ping || message.opcode == .pong { continue }
+            if message.opcode == .close { throw TestClientError.closed }
+            guard message.opcode == .text else { throw TestClientError.malformed("expected text, got \(message.opcode)") }
+            return String(decoding: message.payload, as: UTF8.self)
+        }
+    }
+
+    /// Reads until a close frame and returns its code (nil for an empty close payload).
+    func readClose() throws -> UInt16? {
+        while true {
+            let frame = try readFrame()
+            guard frame.opcode == .close else { continue }
+            guard frame.payload.count >= 2 else { return nil }
+            return UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
+        }
+    }
+
+    /// Whether the server closes TCP within `timeout`.
+    func waitForTCPClose(timeout: TimeInterval = 5) -> Bool { http.waitForClose(timeout: timeout) }
+}
