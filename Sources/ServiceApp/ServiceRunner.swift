@@ -10,7 +10,11 @@ enum ServiceRunner {
         logConfiguration(config, logger: logger)
         let service = Service(config: config, logger: logger)
         let address = try service.start()
-        logger.info("listening on http://\(config.host.contains(":") ? "[\(config.host)]" : config.host):\(address.port)")
+        // The contract promises this line whatever the configured level: it is how `--port 0`
+        // tells its port.
+        var startup = logger
+        startup.logLevel = min(logger.logLevel, .info)
+        startup.info("listening on http://\(config.host.contains(":") ? "[\(config.host)]" : config.host):\(address.port)")
         await waitForTermination(logger: logger)
         logger.info("draining", metadata: ["timeout_seconds": "\(config.drainTimeout.timeInterval)"])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
