@@ -83,6 +83,22 @@ public final class FakeGithub: @unchecked Sendable {
     /// Answers every request for `login` with `fault` (after any scripted ones); nil clears it.
     public func setFault(_ fault: FakeGithubFault?, for login: String) { state.setFault(fault, for: login) }
 
+    /// Answers every request for a login that has no persistent fault of its own with this
+    /// (scripted faults still come first); nil (the default) clears it. The load benchmark sets
+    /// `.delay(milliseconds: 50)` to give every lookup GitHub-like latency.
+    public var defaultFault: FakeGithubFault? {
+        get { state.defaultFault }
+        set { state.defaultFault = newValue }
+    }
+
+    /// When true, a valid login without a fixture answers `FakeGithubUser.synthetic(login:)`
+    /// (a stable user per login, with its own `ETag`) instead of 404; invalid logins still 404.
+    /// False by default.
+    public var answersAnyLogin: Bool {
+        get { state.answersAnyLogin }
+        set { state.answersAnyLogin = newValue }
+    }
+
     /// What `x-ratelimit-remaining` says on normal answers (4999 by default; 0 makes every
     /// answer say the budget is spent, with the reset an hour ahead).
     public var rateLimitRemaining: Int {

@@ -21,6 +21,18 @@ final class FakeGithubState: @unchecked Sendable {
         set { lock.withLock { remaining = newValue } }
     }
     private var remaining = 4_999
+    /// The fault of every login that has no fault of its own.
+    var defaultFault: FakeGithubFault? {
+        get { lock.withLock { fallbackFault } }
+        set { lock.withLock { fallbackFault = newValue } }
+    }
+    private var fallbackFault: FakeGithubFault?
+    /// Whether a valid login without a fixture answers a synthetic user rather than 404.
+    var answersAnyLogin: Bool {
+        get { lock.withLock { anyLogin } }
+        set { lock.withLock { anyLogin = newValue } }
+    }
+    private var anyLogin = false
 
     init(users: [FakeGithubUser], logCapacity: Int) {
         self.logCapacity = max(0, logCapacity)
@@ -63,7 +75,8 @@ final class FakeGithubState: @unchecked Sendable {
 
     // MARK: Answering
 
-    /// Logs `request` and answers it: its scripted fault if any, else the fixture or a 404.
+    /// Logs `request` and answers it: its scripted fault if any (else its persistent one, else the
+    /// default one), then the fixture, a synthetic user (`answersAnyLogin`) or a 404.
     func respond(to request: HTTPRequest, login: String?) -> HTTPResponse {
         let key = login?.lowercased()
         let (user, fault, remaining) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int) in
@@ -74,12 +87,13 @@ final class FakeGithubState: @unchecked Sendable {
             }
             guard let key else { return (nil, nil, self.remaining) }
             counts[key, default: 0] += 1
-            var fault = persistent[key]
+            var fault = persistent[key] ?? fallbackFault
             if var queued = scripts[key], !queued.isEmpty {
                 fault = queued.removeFirst()
                 scripts[key] = queued
             }
-            return (users[key], fault, self.remaining)
+            let user = users[key] ?? (anyLogin ? FakeGithubUser.synthetic(login: login ?? key) : nil)
+            return (user, fault, self.remaining)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
         switch fault {
