@@ -33,9 +33,11 @@ public final class FakeGithub: @unchecked Sendable {
     ) {
         let state = FakeGithubState(users: users, logCapacity: logCapacity)
         var router = Router()
-        router.get("/users/{login}", immediate: { request in
-            state.respond(to: request, login: request.pathParameters["login"])
-        })
+        router.get("/users/{login}") { request in
+            let answer = state.respond(to: request, login: request.pathParameters["login"])
+            if answer.holdMilliseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(answer.holdMilliseconds) * 1_000_000) }
+            return answer.response
+        }
         router.notFound = { request in
             _ = state.respond(to: request, login: nil)
             return FakeGithubState.error(404)

@@ -54,4 +54,15 @@ final class FakeGithubCatchAllTests: FakeGithubTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(try JSONDecoder().decode(GithubUser.self, from: data).login, "gaearon")
     }
+
+    func testDelayAlsoHoldsAnswersWithoutABody() throws {
+        fake.defaultFault = .delay(milliseconds: 200)
+        var start = Date()
+        let notModified = try XCTUnwrap(fetch("users/heckj", headers: ["If-None-Match": #"W/"u43388v1""#])).get().response
+        XCTAssertEqual(notModified.statusCode, 304)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.18, "a 304 is as slow as a 200")
+        start = Date()
+        XCTAssertEqual(try XCTUnwrap(fetch("users/nobody-here")).get().response.statusCode, 404)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.18, "so is a 404")
+    }
 }
