@@ -13,7 +13,8 @@ import Foundation
 import HTTPServer
 import Logging
 
-setvbuf(stdout, nil, _IOLBF, 0)
+/// Writes a line to stdout at once (unbuffered: the script waits for these lines).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 func option(_ name: String, default value: Int) -> Int {
     let arguments = CommandLine.arguments
@@ -48,8 +49,8 @@ let stats = HTTPServer(
 do {
     let url = try fake.start()
     let statsAddress = try stats.start()
-    print("listening on \(url.absoluteString) (every valid login found, delay \(delay) ms)")
-    print("stats on http://127.0.0.1:\(statsAddress.port)/__stats")
+    say("listening on \(url.absoluteString) (every valid login found, delay \(delay) ms)")
+    say("stats on http://127.0.0.1:\(statsAddress.port)/__stats")
 } catch {
     FileHandle.standardError.write(Data("FakeUpstream: cannot start: \(error)\n".utf8))
     exit(1)
@@ -60,7 +61,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     signal(signalNumber, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
     source.setEventHandler {
-        print(statsJSON())
+        say(statsJSON())
         fake.stop()
         exit(0)
     }
