@@ -57,6 +57,12 @@ final class LoadSession: @unchecked Sendable {
     private var pending: Pending?
     private var burst = 0
     private var pauseOver = false
+    /// The final value of the current name has its result; no other result may follow it.
+    private var answered = false
+    /// This name's keystrokes and events with times (ms since the name started), for reports
+    /// of missing results.
+    private var trace: [String] = []
+    private var traceStart: UInt64 = 0
     private var active = false
     private var helloSeen = false
     private var finished = false
@@ -91,6 +97,8 @@ final class LoadSession: @unchecked Sendable {
         keyIndex = 0
         burst += 1
         pauseOver = false
+        answered = false
+        trace.removeAll(keepingCapacity: true)
         typeNext()
     }
 
@@ -100,7 +108,12 @@ final class LoadSession: @unchecked Sendable {
         var values: [String] = []
         for length in 1...characters.count {
             if length > 1, Double.random(in: 0..<1, using: &rng) < plan.typoChance {
-                let wrong = Character(Unicode.Scalar(UInt8.random(in: UInt8(ascii: "a")...UInt8(ascii: "z"), using: &rng)))
+                // A wrong letter (never the right one: the fix would then repeat a value, which
+                // removeDuplicates rightly swallows).
+                var wrong = characters[length - 1]
+                while wrong.lowercased() == characters[length - 1].lowercased() {
+                    wrong = Character(Unicode.Scalar(UInt8.random(in: UInt8(ascii: "a")...UInt8(ascii: "z"), using: &rng)))
+                }
                 values.append(String(characters[..<(length - 1)]) + String(wrong))
                 values.append(String(characters[..<(length - 1)]))  // backspace
             }
@@ -112,19 +125,23 @@ final class LoadSession: @unchecked Sendable {
     private func typeNext() {
         guard connection.phase == .open else { return }
         let now = monotonicNow()
-        if now >= plan.endTime, keyIndex > 0 { return endBurst() }
+        // The run is over mid-name: stop without waiting for a result (the value left in the
+        // field may already have been answered).
+        if now >= plan.endTime, keyIndex > 0 { return finish() }
         let value = keys[keyIndex]
         keyIndex += 1
         let (due, replacedHeld) = throttle.send(at: now)
         lastSent = (value, now, due, replacedHeld)
         shard.stats.keystrokes += 1
+        if keyIndex == 1 { traceStart = now }
+        trace.append("+\((now - traceStart) / 1_000_000)>\(value)")
         connection.sendText(Array(#"{"type":"input","value":"\#(value)"}"#.utf8))
         if keyIndex == keys.count { return endBurst() }
         let gap = Int.random(in: plan.keyGapMs, using: &rng)
         after(ns: UInt64(gap) * 1_000_000) { [self] in typeNext() }
     }
 
-    /// The name is typed (or the run is over): wait for its final result and a pause.
+    /// The name is typed: wait for its final result and a pause.
     private func endBurst() {
         guard let last = lastSent else { return finish() }
         let lookup = last.value.utf8.count >= minLength && Self.isValidLogin(last.value)
@@ -140,6 +157,7 @@ final class LoadSession: @unchecked Sendable {
         after(ns: plan.resultWaitNs) { [self] in
             guard let pending, pending.burst == current else { return }
             shard.stats.missingFinals += 1
+            if shard.stats.missingFinals <= 3 { log("missing final result: \(pending.value); this name's trace: \(trace.joined(separator: " "))") }
             self.pending = nil
             continueTyping()
         }
@@ -163,6 +181,7 @@ final class LoadSession: @unchecked Sendable {
 
     private func received(_ bytes: [UInt8]) {
         let now = monotonicNow()
+        if !trace.isEmpty { trace.append("+\((now - traceStart) / 1_000_000)<\(String(decoding: bytes.prefix(60), as: UTF8.self))") }
         switch ServerEventScanner.scan(bytes) {
         case .hello(let throttleMs, let minLength):
             if helloSeen { shard.stats.badEvents += 1 }
@@ -178,7 +197,11 @@ final class LoadSession: @unchecked Sendable {
             shard.stats.results += 1
             shard.stats.statusCounts[status, default: 0] += 1
             if status != expectedStatus(of: query) { shard.stats.unexpectedStatuses += 1 }
-            if let pending, query == pending.value, now >= pending.sentAt { resolve(pending, at: now) }
+            if let pending, query == pending.value, now >= pending.sentAt {
+                resolve(pending, at: now)
+            } else if answered {
+                shard.stats.staleResults += 1  // after the final value's result: last value did not win
+            }
         case .error:
             shard.stats.errorEvents += 1
         case .unknown:
@@ -205,6 +228,7 @@ final class LoadSession: @unchecked Sendable {
         shard.stats.serverAdded.append(added)
         if pending.lookup { shard.stats.serverAddedLookup.append(added) } else { shard.stats.serverAddedLocal.append(added) }
         self.pending = nil
+        answered = true
         continueTyping()
     }
 

@@ -17,6 +17,8 @@ struct LoadStats {
     var finalsWithLookup = 0
     /// Bursts whose final result did not come within the wait limit.
     var missingFinals = 0
+    /// Results that arrived after the final value's result, before the next name.
+    var staleResults = 0
     /// Final keystrokes the server saw after a window boundary the client model put after them.
     var nextWindowFinals = 0
     var throttleMs = 0
@@ -44,6 +46,7 @@ struct LoadStats {
         bursts += other.bursts
         finalsWithLookup += other.finalsWithLookup
         missingFinals += other.missingFinals
+        staleResults += other.staleResults
         nextWindowFinals += other.nextWindowFinals
         throttleMs = max(throttleMs, other.throttleMs)
         raw += other.raw

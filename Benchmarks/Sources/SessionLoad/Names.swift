@@ -11,7 +11,7 @@ enum Names {
         "fabianfett", "adam-fowler", "0xTim", "gwynne", "tanner0101", "vzsg", "calebkleveter", "jaredh159",
         "octocat", "hubot", "atom", "nat", "schacon", "peff", "gitster", "jlord",
         "zpao", "sebmarkbage", "acdlite", "sophiebits", "bvaughn", "rickhanlonii", "gnoff", "eps1lon",
-        "rauchg", "timneutkens", "leerob", "shuding", "feross", "substack", "isaacs", "ry",
+        "rauchg", "timneutkens", "leerob", "shuding", "feross", "substack", "isaacs", "ryah",
         "bnoordhuis", "indutny", "mcollina", "jasnell", "targos", "addaleax", "joyeecheung", "devsnek",
         "kennethreitz", "gvanrossum", "ambv", "hynek", "dabeaz", "mitsuhiko", "davidism", "tiangolo",
         "wesm", "jreback", "fchollet", "karpathy", "soumith", "ezyang", "jph00", "hardmaru",
