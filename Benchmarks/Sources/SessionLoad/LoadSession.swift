@@ -191,7 +191,12 @@ final class LoadSession: @unchecked Sendable {
             shard.stats.throttleMs = throttleMs
             after(ns: UInt64.random(in: 0..<1_000_000_000, using: &rng)) { [self] in startName() }
         case .activity(let on):
-            if on == active { shard.stats.activityViolations += 1 }
+            if on == active {
+                shard.stats.activityViolations += 1
+                if shard.stats.activityViolations <= 3 {
+                    log("activity order violation: activity:\(on) twice (finished typing: \(finished)); this name's trace: \(trace.suffix(12).joined(separator: " "))")
+                }
+            }
             active = on
         case .result(let query, let status):
             shard.stats.results += 1
