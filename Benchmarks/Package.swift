@@ -60,6 +60,22 @@ let package = Package(
                 .product(name: "FakeGithub", package: root),
             ]
         ),
+        // The session load scenario (scripts/session-load.sh): a fake GitHub with 50 ms latency
+        // and N WebSocket sessions typing logins into the service's /ws.
+        .executableTarget(
+            name: "FakeUpstream",
+            dependencies: [
+                .product(name: "FakeGithub", package: root),
+                .product(name: "HTTPServer", package: root),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "SessionLoad",
+            dependencies: [
+                .product(name: "HTTPServer", package: root),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

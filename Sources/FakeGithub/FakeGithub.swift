@@ -33,9 +33,11 @@ public final class FakeGithub: @unchecked Sendable {
     ) {
         let state = FakeGithubState(users: users, logCapacity: logCapacity)
         var router = Router()
-        router.get("/users/{login}", immediate: { request in
-            state.respond(to: request, login: request.pathParameters["login"])
-        })
+        router.get("/users/{login}") { request in
+            let answer = state.respond(to: request, login: request.pathParameters["login"])
+            if answer.holdMilliseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(answer.holdMilliseconds) * 1_000_000) }
+            return answer.response
+        }
         router.notFound = { request in
             _ = state.respond(to: request, login: nil)
             return FakeGithubState.error(404)
@@ -82,6 +84,22 @@ public final class FakeGithub: @unchecked Sendable {
 
     /// Answers every request for `login` with `fault` (after any scripted ones); nil clears it.
     public func setFault(_ fault: FakeGithubFault?, for login: String) { state.setFault(fault, for: login) }
+
+    /// Answers every request for a login that has no persistent fault of its own with this
+    /// (scripted faults still come first); nil (the default) clears it. The load benchmark sets
+    /// `.delay(milliseconds: 50)` to give every lookup GitHub-like latency.
+    public var defaultFault: FakeGithubFault? {
+        get { state.defaultFault }
+        set { state.defaultFault = newValue }
+    }
+
+    /// When true, a valid login without a fixture answers `FakeGithubUser.synthetic(login:)`
+    /// (a stable user per login, with its own `ETag`) instead of 404; invalid logins still 404.
+    /// False by default.
+    public var answersAnyLogin: Bool {
+        get { state.answersAnyLogin }
+        set { state.answersAnyLogin = newValue }
+    }
 
     /// What `x-ratelimit-remaining` says on normal answers (4999 by default; 0 makes every
     /// answer say the budget is spent, with the reset an hour ahead).

@@ -7,7 +7,8 @@ public enum FakeGithubFault: Sendable, Equatable {
     case rateLimited(status: Int, retryAfterSeconds: Int?, resetInSeconds: Int)
     /// Sends the normal answer's head at once and its body after this long, trickling a space
     /// (JSON whitespace) every 50 ms meanwhile — so a client that gives up is noticed as a
-    /// closed connection at once, not when the delay ends.
+    /// closed connection at once, not when the delay ends. An answer with no body to trickle
+    /// (`304 Not Modified`, `404`) is sent whole once the delay has passed.
     case delay(milliseconds: Int)
     /// Sends the head and the first half of the normal body, then closes the connection.
     case resetMidBody

@@ -21,6 +21,18 @@ final class FakeGithubState: @unchecked Sendable {
         set { lock.withLock { remaining = newValue } }
     }
     private var remaining = 4_999
+    /// The fault of every login that has no fault of its own.
+    var defaultFault: FakeGithubFault? {
+        get { lock.withLock { fallbackFault } }
+        set { lock.withLock { fallbackFault = newValue } }
+    }
+    private var fallbackFault: FakeGithubFault?
+    /// Whether a valid login without a fixture answers a synthetic user rather than 404.
+    var answersAnyLogin: Bool {
+        get { lock.withLock { anyLogin } }
+        set { lock.withLock { anyLogin = newValue } }
+    }
+    private var anyLogin = false
 
     init(users: [FakeGithubUser], logCapacity: Int) {
         self.logCapacity = max(0, logCapacity)
@@ -63,8 +75,12 @@ final class FakeGithubState: @unchecked Sendable {
 
     // MARK: Answering
 
-    /// Logs `request` and answers it: its scripted fault if any, else the fixture or a 404.
-    func respond(to request: HTTPRequest, login: String?) -> HTTPResponse {
+    /// Logs `request` and answers it: its scripted fault if any (else its persistent one, else the
+    /// default one), then the fixture, a synthetic user (`answersAnyLogin`) or a 404.
+    ///
+    /// `holdMilliseconds` is how long to wait before sending an answer that has no body to
+    /// trickle (a `304` or `404` under a `.delay` fault), so those are as slow as the rest.
+    func respond(to request: HTTPRequest, login: String?) -> (response: HTTPResponse, holdMilliseconds: Int) {
         let key = login?.lowercased()
         let (user, fault, remaining) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int) in
             total += 1
@@ -74,33 +90,36 @@ final class FakeGithubState: @unchecked Sendable {
             }
             guard let key else { return (nil, nil, self.remaining) }
             counts[key, default: 0] += 1
-            var fault = persistent[key]
+            var fault = persistent[key] ?? fallbackFault
             if var queued = scripts[key], !queued.isEmpty {
                 fault = queued.removeFirst()
                 scripts[key] = queued
             }
-            return (users[key], fault, self.remaining)
+            let user = users[key] ?? (anyLogin ? FakeGithubUser.synthetic(login: login ?? key) : nil)
+            return (user, fault, self.remaining)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
+        var hold = 0
+        if case .delay(let milliseconds)? = fault { hold = max(0, milliseconds) }
         switch fault {
         case .status(let code)?:
-            return Self.error(code, headers: headers)
+            return (Self.error(code, headers: headers), 0)
         case .rateLimited(let status, let retryAfter, let resetIn)?:
             headers = Self.rateLimitHeaders(remaining: 0, resetIn: resetIn)
             if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
-            return Self.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers)
+            return (Self.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers), 0)
         case .invalidJSON?:
             headers.set("Content-Type", "application/json; charset=utf-8")
-            return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8)))
+            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8))), 0)
         case nil, .delay?, .resetMidBody?:
             break
         }
-        guard let user else { return Self.error(404, headers: headers) }
+        guard let user else { return (Self.error(404, headers: headers), hold) }
         headers.set("ETag", user.etag)
         headers.set("Cache-Control", "private, max-age=60, s-maxage=60")
         if let tags = request.headers["If-None-Match"],
            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == user.etag }) {
-            return HTTPResponse(status: .notModified, headers: headers)
+            return (HTTPResponse(status: .notModified, headers: headers), hold)
         }
         headers.set("Content-Type", "application/json; charset=utf-8")
         let body = user.json
@@ -108,16 +127,16 @@ final class FakeGithubState: @unchecked Sendable {
         case .delay(let milliseconds)?:
             let queue = trickleQueue
             let deadline = DispatchTime.now() + .milliseconds(milliseconds)
-            return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+            return (HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
                 Self.trickle(body, to: writer, until: deadline, on: queue)
-            })
+            }), 0)
         case .resetMidBody?:
-            return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+            return (HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
                 writer.write(Array(body.prefix(body.count / 2)))
                 writer.abort()
-            })
+            }), 0)
         default:
-            return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
+            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(body)), 0)
         }
     }
 

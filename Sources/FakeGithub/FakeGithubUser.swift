@@ -39,6 +39,25 @@ public struct FakeGithubUser: Sendable, Equatable {
         FakeGithubUser(login: "heck", id: 1_337_004, name: "Heck", publicRepos: 6),
     ]
 
+    /// A made-up user for `login` when it is a valid GitHub login (1–39 ASCII letters, digits
+    /// and single hyphens, no hyphen first or last), else nil. The same login (in any case)
+    /// always gives the same id, repository count and `ETag`; the login keeps the case asked for.
+    public static func synthetic(login: String) -> FakeGithubUser? {
+        let bytes = Array(login.utf8)
+        guard (1...39).contains(bytes.count), bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "-") else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the lowercased login
+        var previous: UInt8 = 0
+        for byte in bytes {
+            let isAlphanumeric = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            guard isAlphanumeric || (byte == UInt8(ascii: "-") && previous != byte) else { return nil }
+            previous = byte
+            hash = (hash ^ UInt64(isAlphanumeric && byte >= UInt8(ascii: "A") ? byte | 0x20 : byte)) &* 0x100_0000_01b3
+        }
+        // Ids above the fixtures' range, below 2^31 like GitHub's older ids.
+        return FakeGithubUser(login: login, id: 10_000_000 + Int(hash % 1_000_000_000), name: nil, publicRepos: Int(hash >> 40) % 300)
+    }
+
     private struct Body: Encodable {
         // Field names as GitHub spells them.
         let login: String

@@ -38,14 +38,19 @@ public final class WebSocketSession: @unchecked Sendable {
 
     /// Sends one message outside back pressure (e.g. a greeting). A client that lets more than
     /// `outboundLimitBytes` pile up is disconnected with 1008.
+    ///
+    /// `send` and `close` take effect in the order they are called, from whatever threads: they
+    /// are always queued on the loop, never run inline — a call made on the loop would otherwise
+    /// overtake calls other threads queued just before it (seen under load as a lookup's
+    /// `activity:false`, sent on the loop, arriving before its `activity:true`).
     public func send(_ message: Message) {
-        loop.execute { [self] in handler?.send(message, enforceLimit: true) }
+        loop.queue.async { [self] in handler?.send(message, enforceLimit: true) }
     }
 
     /// Starts the closing handshake; the connection closes when the client answers or after
-    /// `closeTimeout`.
+    /// `closeTimeout`. Ordered with `send(_:)`.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
-        loop.execute { [self] in handler?.close(code: code, reason: reason) }
+        loop.queue.async { [self] in handler?.close(code: code, reason: reason) }
     }
 
     /// The publisher of the client's messages.

@@ -14,6 +14,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case webSocketCompression = "webSocket.compression"
     case upstreamConnectTimeoutSeconds = "upstream.connectTimeoutSeconds"
     case upstreamRequestTimeoutSeconds = "upstream.requestTimeoutSeconds"
+    case upstreamMaxConnections = "upstream.maxConnections"
     case retryMaxRetries = "retry.maxRetries"
     case retryBaseDelayMs = "retry.baseDelayMs"
     case cacheCapacity = "cache.capacity"

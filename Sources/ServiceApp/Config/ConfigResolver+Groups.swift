@@ -32,7 +32,8 @@ extension ConfigResolver {
     ) throws(ConfigError) -> ServiceConfig.UpstreamTimeouts {
         ServiceConfig.UpstreamTimeouts(
             connect: try reader.seconds(.upstreamConnectTimeoutSeconds, default: defaults.connect, in: 0.001...300),
-            request: try reader.seconds(.upstreamRequestTimeoutSeconds, default: defaults.request, in: 0.001...600))
+            request: try reader.seconds(.upstreamRequestTimeoutSeconds, default: defaults.request, in: 0.001...600),
+            maxConnections: try reader.integer(.upstreamMaxConnections, default: defaults.maxConnections, in: 1...10_000))
     }
 
     /// The `"retry"` group; at least 2 retries, as the contract requires.

@@ -28,6 +28,7 @@ extension ServiceConfig: CustomStringConvertible {
             "webSocket.compression": "\(webSocket.compression)",
             "upstream.connectTimeoutSeconds": seconds(upstream.connect),
             "upstream.requestTimeoutSeconds": seconds(upstream.request),
+            "upstream.maxConnections": "\(upstream.maxConnections)",
             "retry.maxRetries": "\(retry.maxRetries)",
             "retry.baseDelayMs": milliseconds(retry.baseDelay),
             "cache.capacity": "\(cache.capacity)",

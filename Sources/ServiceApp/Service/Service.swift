@@ -24,7 +24,8 @@ final class Service: Sendable {
         self.metrics = metrics
         let http = CurlHTTPClient(configuration: .init(
             connectTimeoutMilliseconds: Int(config.upstream.connect.wholeMilliseconds),
-            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds)
+            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
+            maxConnectionsPerHost: config.upstream.maxConnections
         ))
         let client = GithubClient(
             configuration: .init(

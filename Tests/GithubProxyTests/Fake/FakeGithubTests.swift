@@ -9,20 +9,6 @@ import FoundationNetworking
 
 /// The fake itself, through the raw libcurl publisher: fixtures, ETag/304, each fault, the log.
 final class FakeGithubTests: FakeGithubTestCase {
-    private func fetch(_ path: String, headers: [String: String] = [:]) -> Result<(data: Data, response: HTTPURLResponse), URLError>? {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let box = Box<Result<(data: Data, response: HTTPURLResponse), URLError>?>(nil)
-        let done = expectation(description: path)
-        let cancellable = http.dataTaskPublisher(for: request).sink(receiveCompletion: { completion in
-            if case .failure(let error) = completion { box.mutate { $0 = .failure(error) } }
-            done.fulfill()
-        }, receiveValue: { output in box.mutate { $0 = .success(output) } })
-        wait(for: [done], timeout: 10)
-        cancellable.cancel()
-        return box.value
-    }
-
     func testFixtureUserHasGithubShapeETagAndRateLimitHeaders() throws {
         let (data, response) = try XCTUnwrap(fetch("users/heckj")).get()
         XCTAssertEqual(response.statusCode, 200)

@@ -52,6 +52,21 @@ class FakeGithubTestCase: XCTestCase {
         return box.value.first
     }
 
+    /// GETs `path` of the fake through the raw libcurl publisher; nil when nothing came back.
+    func fetch(_ path: String, headers: [String: String] = [:]) -> Result<(data: Data, response: HTTPURLResponse), URLError>? {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let box = Box<Result<(data: Data, response: HTTPURLResponse), URLError>?>(nil)
+        let done = expectation(description: path)
+        let cancellable = http.dataTaskPublisher(for: request).sink(receiveCompletion: { completion in
+            if case .failure(let error) = completion { box.mutate { $0 = .failure(error) } }
+            done.fulfill()
+        }, receiveValue: { output in box.mutate { $0 = .success(output) } })
+        wait(for: [done], timeout: 10)
+        cancellable.cancel()
+        return box.value
+    }
+
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
     @discardableResult
     func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {

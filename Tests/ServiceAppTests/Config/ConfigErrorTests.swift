@@ -120,6 +120,7 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"http": {"keepAliveIdleTimeoutSeconds": 0}}"#, "http.keepAliveIdleTimeoutSeconds"),
             (#"{"webSocket": {"outboundLimitBytes": 0}}"#, "webSocket.outboundLimitBytes"),
             (#"{"upstream": {"connectTimeoutSeconds": 0}}"#, "upstream.connectTimeoutSeconds"),
+            (#"{"upstream": {"maxConnections": 0}}"#, "upstream.maxConnections"),
             (#"{"retry": {"maxRetries": 1}}"#, "retry.maxRetries"),
             (#"{"retry": {"baseDelayMs": 60001}}"#, "retry.baseDelayMs"),
             (#"{"cache": {"capacity": -1}}"#, "cache.capacity"),

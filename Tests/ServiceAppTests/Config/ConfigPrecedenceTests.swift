@@ -77,7 +77,7 @@ final class ConfigPrecedenceTests: XCTestCase {
                       "keepAliveIdleTimeoutSeconds": 3},
              "webSocket": {"maxMessageBytes": 125, "pingIntervalSeconds": 0, "idleTimeoutSeconds": 9,
                            "outboundLimitBytes": 70000, "compression": false},
-             "upstream": {"connectTimeoutSeconds": 1, "requestTimeoutSeconds": 2},
+             "upstream": {"connectTimeoutSeconds": 1, "requestTimeoutSeconds": 2, "maxConnections": 8},
              "retry": {"maxRetries": 3, "baseDelayMs": 10},
              "cache": {"capacity": 0, "ttlSeconds": 1}}
             """
@@ -94,7 +94,7 @@ final class ConfigPrecedenceTests: XCTestCase {
         expected.webSocket = .init(
             maxMessageBytes: 125, pingInterval: .zero, idleTimeout: .seconds(9), outboundLimitBytes: 70_000,
             compression: false)
-        expected.upstream = .init(connect: .seconds(1), request: .seconds(2))
+        expected.upstream = .init(connect: .seconds(1), request: .seconds(2), maxConnections: 8)
         expected.retry = .init(maxRetries: 3, baseDelay: .milliseconds(10))
         expected.cache = .init(capacity: 0, ttl: .seconds(1))
         XCTAssertEqual(config, expected)

@@ -1,0 +1,89 @@
+/// What one shard of sessions measured; merged at the end.
+struct LoadStats {
+    var sessionsOpened = 0
+    var handshakeFailures = 0
+    var unexpectedCloses = 0
+    var cleanCloses = 0
+    var keystrokes = 0
+    var results = 0
+    var errorEvents = 0
+    var badEvents = 0
+    var activityViolations = 0
+    /// Results whose status is not the one the query implies (found / too_short / invalid).
+    var unexpectedStatuses = 0
+    var statusCounts: [String: Int] = [:]
+    /// Bursts (one name typed, or cut by the end of the run) whose final value needs a result.
+    var bursts = 0
+    var finalsWithLookup = 0
+    /// Bursts whose final result did not come within the wait limit.
+    var missingFinals = 0
+    /// Results that arrived after the final value's result, before the next name.
+    var staleResults = 0
+    /// Final keystrokes the server saw after a window boundary the client model put after them.
+    var nextWindowFinals = 0
+    var throttleMs = 0
+    /// Nanoseconds: final keystroke → its result; the modelled throttle hold; what remains after
+    /// subtracting the hold and the upstream delay.
+    var raw: [Int64] = []
+    var holds: [Int64] = []
+    var serverAdded: [Int64] = []
+    var serverAddedLookup: [Int64] = []
+    var serverAddedLocal: [Int64] = []
+    var closeReasons: [String: Int] = [:]
+
+    mutating func merge(_ other: LoadStats) {
+        sessionsOpened += other.sessionsOpened
+        handshakeFailures += other.handshakeFailures
+        unexpectedCloses += other.unexpectedCloses
+        cleanCloses += other.cleanCloses
+        keystrokes += other.keystrokes
+        results += other.results
+        errorEvents += other.errorEvents
+        badEvents += other.badEvents
+        activityViolations += other.activityViolations
+        unexpectedStatuses += other.unexpectedStatuses
+        statusCounts.merge(other.statusCounts, uniquingKeysWith: +)
+        bursts += other.bursts
+        finalsWithLookup += other.finalsWithLookup
+        missingFinals += other.missingFinals
+        staleResults += other.staleResults
+        nextWindowFinals += other.nextWindowFinals
+        throttleMs = max(throttleMs, other.throttleMs)
+        raw += other.raw
+        holds += other.holds
+        serverAdded += other.serverAdded
+        serverAddedLookup += other.serverAddedLookup
+        serverAddedLocal += other.serverAddedLocal
+        closeReasons.merge(other.closeReasons, uniquingKeysWith: +)
+    }
+
+    mutating func noteClose(_ why: String) {
+        // Keep the reasons few: strip numbers that vary per connection.
+        closeReasons[why, default: 0] += 1
+    }
+}
+
+/// Percentiles of nanosecond samples, in milliseconds.
+struct Percentiles {
+    let count: Int
+    let p50: Double
+    let p90: Double
+    let p99: Double
+    let max: Double
+    let mean: Double
+
+    init(_ samples: [Int64]) {
+        let sorted = samples.sorted()
+        count = sorted.count
+        func at(_ q: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            let index = min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1)
+            return Double(sorted[Swift.max(0, index)]) / 1e6
+        }
+        p50 = at(0.50)
+        p90 = at(0.90)
+        p99 = at(0.99)
+        max = sorted.last.map { Double($0) / 1e6 } ?? .nan
+        mean = sorted.isEmpty ? .nan : Double(sorted.reduce(0, +)) / Double(sorted.count) / 1e6
+    }
+}

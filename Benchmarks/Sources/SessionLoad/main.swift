@@ -1,0 +1,12 @@
+// Session load: N WebSocket sessions on the service's `/ws` typing GitHub logins at human speed
+// (see scripts/session-load.sh and docs/benchmarks.md). Loopback only. Release builds only:
+//
+//     SessionLoad --url ws://127.0.0.1:8080/ws [--sessions 1000] [--duration 60] [--ramp 2]
+//                 [--upstream-delay-ms 50] [--upstream-stats http://127.0.0.1:P/__stats]
+//                 [--shards 2] [--seed 1] [--label NAME]
+//
+// Prints a summary on stderr and one JSON object on stdout. Exit status 1 when any session
+// failed (handshake, unexpected close, bad or error events, activity order, missing results).
+import Foundation
+
+exit(LoadRunner.run())

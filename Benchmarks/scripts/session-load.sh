@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Session load: SESSIONS WebSocket sessions on the service's /ws typing GitHub logins at human
+# speed for DURATION seconds, against FakeUpstream (every login found after 50 ms), twice in the
+# same ServiceApp process. Records the service's VmRSS, open descriptors and threads before,
+# during, right after and SETTLE seconds after each run, and prints Markdown tables plus the
+# exact commands. Loopback only; release builds.
+#
+# Usage: scripts/session-load.sh            (from Benchmarks/ or anywhere)
+# Environment: SESSIONS=1000 DURATION=60 SETTLE=10 RUNS=2 THROTTLE_MS=500 DELAY_MS=50 SHARDS=2
+#              SKIP_BUILD=1 to reuse the release binaries.
+# Exit status 1 when a run reported failures or the service died.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SESSIONS="${SESSIONS:-1000}" DURATION="${DURATION:-60}" SETTLE="${SETTLE:-10}" RUNS="${RUNS:-2}"
+THROTTLE_MS="${THROTTLE_MS:-500}" DELAY_MS="${DELAY_MS:-50}" SHARDS="${SHARDS:-2}" RAMP="${RAMP:-2}"
+ROOT_DIR="$(cd "$BENCH_DIR/.." && pwd)"
+SERVICE="$ROOT_DIR/.build/release/ServiceApp"
+UPSTREAM="$BENCH_DIR/.build/release/FakeUpstream"
+LOAD="$BENCH_DIR/.build/release/SessionLoad"
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    log "building release binaries"
+    (cd "$ROOT_DIR" && swift build -c release --product ServiceApp >&2)
+    (cd "$BENCH_DIR" && swift build -c release --product FakeUpstream >&2 && swift build -c release --product SessionLoad >&2)
+fi
+for binary in "$SERVICE" "$UPSTREAM" "$LOAD"; do [ -x "$binary" ] || die "missing $binary (build it, or drop SKIP_BUILD)"; done
+
+# Both ends of every session live on this machine: the client's and the server's descriptors.
+raise_nofile $((SESSIONS + 512))
+
+tmp="$(mktemp -d)"
+upstream_pid="" service_pid="" load_pid=""
+cleanup() {
+    kill_bg
+    for pid in "$load_pid" "$service_pid" "$upstream_pid"; do
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Waits up to 30 s for "listening on http://…" in $1; prints the URL.
+wait_listening() {
+    local file="$1" pid="$2" url=""
+    for _ in $(seq 300); do
+        url="$(grep -o 'listening on http://[0-9.]*:[0-9]*' "$file" 2>/dev/null | head -1 | sed 's/listening on //')" || true
+        [ -n "$url" ] && { printf '%s\n' "$url"; return 0; }
+        kill -0 "$pid" 2>/dev/null || { cat "$file" >&2; die "process $pid exited before listening"; }
+        sleep 0.1
+    done
+    die "no 'listening on' line in $file"
+}
+
+upstream_cmd=("$UPSTREAM" --port 0 --delay-ms "$DELAY_MS")
+"${upstream_cmd[@]}" >"$tmp/upstream.log" 2>&1 &
+upstream_pid=$!
+upstream_url="$(wait_listening "$tmp/upstream.log" "$upstream_pid")"
+stats_url="$(grep -o 'http://[0-9.:]*/__stats' "$tmp/upstream.log" | head -1)"
+require_loopback "$upstream_url"; require_loopback "$stats_url"
+
+service_cmd=("$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --throttle-ms "$THROTTLE_MS")
+(cd "$ROOT_DIR" && exec "${service_cmd[@]}") >"$tmp/service.log" 2>&1 &
+service_pid=$!
+service_url="$(wait_listening "$tmp/service.log" "$service_pid")"
+require_loopback "$service_url"
+ws_url="ws://${service_url#http://}/ws"
+log "upstream $upstream_url (stats $stats_url), service $service_url (pid $service_pid, open-file limit $(awk '/^Max open files/ { print $4 }' "/proc/$service_pid/limits"))"
+
+samples=()
+# sample LABEL: one row of the resource table for the service process.
+sample() {
+    kill -0 "$service_pid" 2>/dev/null || die "the service (pid $service_pid) died; log: $(tail -5 "$tmp/service.log")"
+    local rss fds threads cpu sessions conns upstream_open
+    rss="$(vmrss_kb "$service_pid")"
+    fds="$(ls "/proc/$service_pid/fd" | wc -l)"
+    threads="$(awk '/^Threads:/ { print $2 }' "/proc/$service_pid/status")"
+    cpu="$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$service_pid/stat")"
+    sessions="$(curl -s "$service_url/metrics" | awk '/^websocket_sessions_open / { printf "%d", $2 }')"
+    conns="$(curl -s "$service_url/metrics" | awk '/^http_connections_open / { printf "%d", $2 }')"
+    upstream_open="$(curl -s "$stats_url" | python3 -c 'import json,sys; print(json.load(sys.stdin)["openConnections"])')"
+    samples+=("| $1 | $rss | $fds | $((fds - upstream_open)) | $threads | $cpu | $sessions | $conns | $upstream_open |")
+    log "[$1] VmRSS $rss KB, fds $fds, threads $threads, CPU ${cpu} s, ws sessions $sessions, http conns $conns, upstream conns $upstream_open"
+}
+
+sleep 2
+sample "start (idle)"
+load_cmd=("$LOAD" --url "$ws_url" --sessions "$SESSIONS" --duration "$DURATION" --ramp "$RAMP"
+          --upstream-delay-ms "$DELAY_MS" --upstream-stats "$stats_url" --shards "$SHARDS")
+status=0
+for run in $(seq "$RUNS"); do
+    log "run $run: ${load_cmd[*]} --seed $run --label run$run"
+    "${load_cmd[@]}" --seed "$run" --label "run$run" >"$tmp/run$run.json" &
+    load_pid=$!
+    run_bg sleep "$(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }')"
+    sample "run $run, mid-load (t = $(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }') s)"
+    rc=0
+    wait "$load_pid" || rc=$?
+    [ "$rc" -eq 0 ] || { log "run $run: SessionLoad exit $rc"; status=1; }
+    sample "run $run, sessions closed"
+    run_bg sleep "$SETTLE"
+    sample "run $run, +${SETTLE} s"
+done
+
+# Reports.
+printf '\n### Session load: %s sessions × %s s, throttle %s ms, upstream delay %s ms\n\n' "$SESSIONS" "$DURATION" "$THROTTLE_MS" "$DELAY_MS"
+printf 'Machine: %s cores (%s), load average at the end %s; kernel %s.\n\n' "$(nproc)" \
+    "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(uname -r)"
+python3 - "$tmp" "$RUNS" <<'PY'
+import json, sys
+tmp, runs = sys.argv[1], int(sys.argv[2])
+rows = []
+for run in range(1, runs + 1):
+    try:
+        rows.append(json.load(open(f"{tmp}/run{run}.json")))
+    except Exception as error:
+        print(f"(run {run}: no report: {error})")
+def f(v, d=1):
+    return "-" if v is None else f"{v:.{d}f}"
+print("| run | load avg before → after | sessions ok | keystrokes | results / keystroke | upstream calls / keystroke | final result p50 / p99 (ms) | server-added p50 / p99 (ms) | server-added, lookups p50 / p99 | errors |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+for r in rows:
+    errors = r["failures"]
+    print(f"| {r['label']} | {r['loadAverageBefore']} → {r['loadAverageAfter']} | {r['cleanCloses']}/{r['sessions']} | {r['keystrokes']} | "
+          f"{f(r['resultsPerKeystroke'], 3)} | {f(r['upstreamCallsPerKeystroke'], 3)} | {f(r['rawP50Ms'])} / {f(r['rawP99Ms'])} | "
+          f"{f(r['serverAddedP50Ms'])} / {f(r['serverAddedP99Ms'])} | {f(r['serverAddedLookupP50Ms'])} / {f(r['serverAddedLookupP99Ms'])} | {errors} |")
+print()
+for r in rows:
+    print(f"- {r['label']}: {r['bursts']} names typed ({r['finalsWithLookup']} finals looked up), modelled throttle hold mean "
+          f"{f(r['holdMeanMs'])} ms, {r['nextWindowFinals']} finals put in the next window; statuses {json.dumps(r['statuses'], sort_keys=True)}; "
+          f"handshake failures {r['handshakeFailures']}, unexpected closes {r['unexpectedCloses']}, error events {r['errorEvents']}, "
+          f"bad events {r['badEvents']}, activity-order violations {r['activityViolations']}, unexpected statuses {r['unexpectedStatuses']}, "
+          f"missing final results {r['missingFinals']}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}.")
+PY
+printf '\n| service process | VmRSS (KB) | open fds | fds − pooled upstream conns | threads | CPU (s, cumulative) | ws sessions open | HTTP conns open | upstream conns open |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+printf '%s\n' "${samples[@]}"
+printf '\nCommands (the script runs them; URLs and ports are picked at run time):\n\n```\n'
+printf '%s\n' "${upstream_cmd[*]}" "(cd $ROOT_DIR && ${service_cmd[*]})" "ulimit -n $(ulimit -n)"
+for run in $(seq "$RUNS"); do printf '%s --seed %s --label run%s\n' "${load_cmd[*]}" "$run" "$run"; done
+printf '```\n'
+exit "$status"
