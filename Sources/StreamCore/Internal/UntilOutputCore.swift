@@ -1,13 +1,14 @@
 /// The subscription behind `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)`: subscribes
 /// to a trigger publisher (asking it for one element), then to the upstream, to which the
-/// downstream's demand goes unchanged (demand asked for before the upstream subscribed is held
-/// in `pending`).
+/// downstream's demand goes unchanged (see `PendingDemandLink`).
 ///
 /// `Mode.dropUntil`: elements that arrive before the trigger fires are dropped and use up that
 /// demand, as in Combine; the trigger finishing or failing before it fires ends the stream.
 /// `Mode.prefixUntil`: elements pass until the trigger's first element, which cancels the
 /// upstream and finishes; the trigger completing without one changes nothing.
-final class UntilOutputCore<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+final class UntilOutputCore<Downstream: Subscriber>: PendingDemandLink<Downstream>, Subscriber, Subscription,
+    CustomStringConvertible
+{
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -16,12 +17,8 @@ final class UntilOutputCore<Downstream: Subscriber>: Subscriber, Subscription, C
         case dropUntil, prefixUntil
     }
 
-    private let lock = Lock()
     private let mode: Mode
-    private var downstream: Downstream?
-    private var upstream: Subscription?
     private var triggerSubscription: Subscription?
-    private var pending = Subscribers.Demand.none
     /// Whether upstream elements go downstream (`.dropUntil`: only once the trigger fired).
     private var passing: Bool
     private var triggerDone = false
@@ -29,25 +26,13 @@ final class UntilOutputCore<Downstream: Subscriber>: Subscriber, Subscription, C
     let description: String
 
     init(downstream: Downstream, mode: Mode, description: String) {
-        self.downstream = downstream
         self.mode = mode
         self.passing = mode == .prefixUntil
         self.description = description
+        super.init(downstream: downstream)
     }
 
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard upstream == nil, downstream != nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        let demand = pending
-        pending = .none
-        lock.unlock()
-        if demand > 0 { subscription.request(demand) }
-    }
+    func receive(subscription: Subscription) { connect(subscription) }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
@@ -134,22 +119,6 @@ final class UntilOutputCore<Downstream: Subscriber>: Subscriber, Subscription, C
         lock.unlock()
         upstream?.cancel()
         downstream?.receive(completion: completion)
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "demand must be positive")
-        lock.lock()
-        guard downstream != nil else {
-            lock.unlock()
-            return
-        }
-        guard let upstream else {
-            pending += demand
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        upstream.request(demand)
     }
 
     func cancel() {
