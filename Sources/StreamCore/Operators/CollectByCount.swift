@@ -23,39 +23,21 @@ extension Publishers {
         /// Each array the downstream asks for is `count` elements asked of the upstream. A
         /// partial array is emitted when the upstream finishes (the downstream is then still owed
         /// at least one) and discarded when it fails.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+        private final class Inner<Downstream: Subscriber>: UpstreamLink<Downstream>, Subscriber, Subscription,
+            CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private enum State {
-                case awaitingSubscription
-                case connected(Subscription)
-                case done
-            }
-
-            private let lock = Lock()
             private let count: Int
-            private var state = State.awaitingSubscription
-            private var downstream: Downstream?
             private var buffer: [Upstream.Output] = []
 
             init(downstream: Downstream, count: Int) {
-                self.downstream = downstream
                 self.count = count
+                super.init(downstream: downstream)
                 buffer.reserveCapacity(count)
             }
 
             var description: String { "CollectByCount" }
 
-            func receive(subscription: Subscription) {
-                lock.lock()
-                guard case .awaitingSubscription = state, let downstream else {
-                    lock.unlock()
-                    subscription.cancel()
-                    return
-                }
-                state = .connected(subscription)
-                lock.unlock()
-                downstream.receive(subscription: self)
-            }
+            func receive(subscription: Subscription) { connect(subscription)?.receive(subscription: self) }
 
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
                 lock.lock()
@@ -76,16 +58,8 @@ extension Publishers {
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                lock.lock()
-                guard case .connected = state, let downstream else {
-                    lock.unlock()
-                    return
-                }
-                state = .done
-                self.downstream = nil
-                let rest = buffer
-                buffer = []
-                lock.unlock()
+                var rest: [Upstream.Output] = []
+                guard let (_, downstream) = complete(whileLocked: { swap(&rest, &buffer) }) else { return }
                 if case .finished = completion, !rest.isEmpty {
                     _ = downstream.receive(rest)
                 }
@@ -94,26 +68,13 @@ extension Publishers {
 
             func request(_ demand: Subscribers.Demand) {
                 precondition(demand > 0, "demand must be positive")
-                lock.lock()
-                guard case .connected(let subscription) = state else {
-                    lock.unlock()
-                    return
-                }
-                lock.unlock()
-                subscription.request(demand * count)
+                forward(demand * count)
             }
 
             func cancel() {
-                lock.lock()
-                let previous = state
-                let downstream = self.downstream
-                state = .done
-                self.downstream = nil
-                let dropped = buffer
-                buffer = []
-                lock.unlock()
-                if case .connected(let subscription) = previous { subscription.cancel() }
-                _ = (downstream, dropped)  // released here, outside the lock
+                var dropped: [Upstream.Output] = []
+                disconnect { swap(&dropped, &buffer) }
+                _ = dropped  // released here, outside the lock
             }
         }
     }

@@ -39,7 +39,8 @@ extension Publishers {
 }
 
 extension Publishers.Debounce {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -47,32 +48,23 @@ extension Publishers.Debounce {
         private let dueTime: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
-        private let lock = Lock()
         // Everything below is guarded by `lock`.
-        private var state: ScheduledLinkState<Downstream>
         private var demand = Subscribers.Demand.none
         private var pendingValue: Input?
         /// Bumped by every value: a scheduled delivery whose generation is stale does nothing.
         private var generation: UInt64 = 0
 
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
-            state = .awaitingSubscription(downstream)
             dueTime = publisher.dueTime
             scheduler = publisher.scheduler
             options = publisher.options
+            super.init(downstream: downstream)
         }
 
         var description: String { "Debounce" }
 
         func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            lock.unlock()
+            guard let downstream = connect(subscription) else { return }
             downstream.receive(subscription: self)
             subscription.request(.unlimited)
         }
@@ -114,25 +106,10 @@ extension Publishers.Debounce {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard case .subscribed(let subscription, let downstream) = state else {
-                lock.unlock()
-                return
-            }
-            state = .finishing(subscription, downstream)
-            pendingValue = nil
-            generation += 1
-            lock.unlock()
-            scheduler.schedule(options: options) {
-                self.lock.lock()
-                guard case .finishing(_, let downstream) = self.state else {
-                    self.lock.unlock()
-                    return
-                }
-                self.state = .terminal
-                self.lock.unlock()
-                downstream.receive(completion: completion)
-            }
+            finish(completion, whileLocked: {
+                pendingValue = nil
+                generation += 1
+            }, schedule: { scheduler.schedule(options: options, $0) })
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -142,13 +119,10 @@ extension Publishers.Debounce {
         }
 
         func cancel() {
-            lock.lock()
-            let subscription = state.subscription
-            state = .terminal
-            pendingValue = nil
-            generation += 1
-            lock.unlock()
-            subscription?.cancel()
+            disconnect {
+                pendingValue = nil
+                generation += 1
+            }?.cancel()
         }
     }
 }

@@ -16,28 +16,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, decoder: decoder))
-        }
-
-        private final class Inner<Downstream: Subscriber>:
-            FilterProducer<Downstream, Upstream.Output, Upstream.Failure>
-        where Downstream.Input == Output, Downstream.Failure == Error {
-            private let decoder: Coder
-
-            init(downstream: Downstream, decoder: Coder) {
-                self.decoder = decoder
-                super.init(downstream: downstream, mapFailure: { $0 })
-            }
-
-            override var description: String { "Decode" }
-
-            override func receive(newValue: Upstream.Output) -> PartialCompletion<Output?, Error> {
-                do {
-                    return .continue(try decoder.decode(Output.self, from: newValue))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            upstream.subscribe(ThrowingMapProducer("Decode", downstream: subscriber) { [decoder] in try decoder.decode(Output.self, from: $0) })
         }
     }
 }

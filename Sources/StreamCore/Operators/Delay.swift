@@ -41,18 +41,17 @@ extension Publishers {
 }
 
 extension Publishers.Delay {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
         private let publisher: Publishers.Delay<Upstream, Context>
-        private let lock = Lock()
-        private var state: ScheduledLinkState<Downstream>  // guarded by `lock`
 
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-            state = .awaitingSubscription(downstream)
             self.publisher = publisher
+            super.init(downstream: downstream)
         }
 
         var description: String { "Delay" }
@@ -67,72 +66,21 @@ extension Publishers.Delay {
             )
         }
 
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            lock.unlock()
-            downstream.receive(subscription: self)
-        }
+        func receive(subscription: Subscription) { connect(subscription)?.receive(subscription: self) }
 
         func receive(_ input: Input) -> Subscribers.Demand {
             guard lock.withLock({ state.isSubscribed }) else { return .none }
-            later { self.deliver(input) }
+            later { self.deliverScheduled(input) }
             return .none
         }
 
-        private func deliver(_ input: Input) {
-            lock.lock()
-            guard let downstream = state.downstream, let subscription = state.subscription else {
-                lock.unlock()
-                return
-            }
-            lock.unlock()
-            let more = downstream.receive(input)
-            if more > 0 { subscription.request(more) }
-        }
-
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard case .subscribed(let subscription, let downstream) = state else {
-                lock.unlock()
-                return
-            }
-            state = .finishing(subscription, downstream)
-            lock.unlock()
-            later {
-                self.lock.lock()
-                guard case .finishing(_, let downstream) = self.state else {
-                    self.lock.unlock()
-                    return
-                }
-                self.state = .terminal
-                self.lock.unlock()
-                downstream.receive(completion: completion)
-            }
+            finish(completion, schedule: later)
         }
 
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            guard case .subscribed(let subscription, _) = state else {
-                lock.unlock()
-                return
-            }
-            lock.unlock()
-            subscription.request(demand)
-        }
+        func request(_ demand: Subscribers.Demand) { forward(demand) }
 
-        func cancel() {
-            lock.lock()
-            let subscription = state.subscription
-            state = .terminal
-            lock.unlock()
-            subscription?.cancel()
-        }
+        func cancel() { disconnect()?.cancel() }
     }
 }
 

@@ -25,34 +25,20 @@ extension Publishers {
 
         /// Hands itself to the downstream first, then asks the upstream for the downstream's
         /// demand plus the `count` elements it will drop; later requests pass straight through.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+        private final class Inner<Downstream: Subscriber>: PendingDemandLink<Downstream>, Subscriber, Subscription,
+            CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private let lock = Lock()
-            private var downstream: Downstream?
-            private var upstream: Subscription?
-            /// Demand the downstream made before the upstream's subscription arrived.
-            private var pending = Subscribers.Demand.none
             private var remainingToDrop: Int
 
             init(downstream: Downstream, count: Int) {
-                self.downstream = downstream
                 remainingToDrop = count
+                super.init(downstream: downstream)
             }
 
             var description: String { "Drop" }
 
             func receive(subscription: Subscription) {
-                lock.lock()
-                guard upstream == nil, downstream != nil else {
-                    lock.unlock()
-                    subscription.cancel()
-                    return
-                }
-                upstream = subscription
-                let demand = pending + remainingToDrop
-                pending = .none
-                lock.unlock()
-                if demand > 0 { subscription.request(demand) }
+                connect(subscription, extra: lock.withLock { remainingToDrop })
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
@@ -77,22 +63,6 @@ extension Publishers {
                 upstream = nil
                 lock.unlock()
                 downstream?.receive(completion: completion)
-            }
-
-            func request(_ demand: Subscribers.Demand) {
-                precondition(demand > 0, "demand must be positive")
-                lock.lock()
-                guard downstream != nil else {
-                    lock.unlock()
-                    return
-                }
-                guard let upstream else {
-                    pending += demand
-                    lock.unlock()
-                    return
-                }
-                lock.unlock()
-                upstream.request(demand)
             }
 
             func cancel() {

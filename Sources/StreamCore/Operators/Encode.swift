@@ -17,28 +17,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, encoder: encoder))
-        }
-
-        private final class Inner<Downstream: Subscriber>:
-            FilterProducer<Downstream, Upstream.Output, Upstream.Failure>
-        where Downstream.Input == Output, Downstream.Failure == Error {
-            private let encoder: Coder
-
-            init(downstream: Downstream, encoder: Coder) {
-                self.encoder = encoder
-                super.init(downstream: downstream, mapFailure: { $0 })
-            }
-
-            override var description: String { "Encode" }
-
-            override func receive(newValue: Upstream.Output) -> PartialCompletion<Output?, Error> {
-                do {
-                    return .continue(try encoder.encode(newValue))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            upstream.subscribe(ThrowingMapProducer("Encode", downstream: subscriber) { [encoder] in try encoder.encode($0) })
         }
     }
 }

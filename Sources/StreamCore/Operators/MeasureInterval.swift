@@ -26,35 +26,25 @@ extension Publishers {
 }
 
 extension Publishers.MeasureInterval {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
         private let scheduler: Context
-        private let lock = Lock()
-        // Guarded by `lock`.
-        private var state: ScheduledLinkState<Downstream>
+        /// Guarded by `lock`.
         private var last: Context.SchedulerTimeType?
 
         init(downstream: Downstream, scheduler: Context) {
-            state = .awaitingSubscription(downstream)
             self.scheduler = scheduler
+            super.init(downstream: downstream)
         }
 
         var description: String { "MeasureInterval" }
 
         func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            last = scheduler.now
-            lock.unlock()
-            downstream.receive(subscription: self)
+            connect(subscription) { last = scheduler.now }?.receive(subscription: self)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
@@ -82,23 +72,9 @@ extension Publishers.MeasureInterval {
             downstream.receive(completion: completion)
         }
 
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            guard case .subscribed(let subscription, _) = state else {
-                lock.unlock()
-                return
-            }
-            lock.unlock()
-            subscription.request(demand)
-        }
+        func request(_ demand: Subscribers.Demand) { forward(demand) }
 
-        func cancel() {
-            lock.lock()
-            let subscription = state.subscription
-            state = .terminal
-            lock.unlock()
-            subscription?.cancel()
-        }
+        func cancel() { disconnect()?.cancel() }
     }
 }
 

@@ -23,39 +23,21 @@ extension Publishers {
 
         /// Passes demand through; each element before the range is replaced by a request for one
         /// more. Once the range's last element is delivered, it cancels the upstream and finishes.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+        private final class Inner<Downstream: Subscriber>: UpstreamLink<Downstream>, Subscriber, Subscription,
+            CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private enum State {
-                case awaitingSubscription
-                case connected(Subscription)
-                case done
-            }
-
-            private let lock = Lock()
-            private var state = State.awaitingSubscription
-            private var downstream: Downstream?
             private var remainingBeforeStart: Int
             private var remainingInRange: Int
 
             init(downstream: Downstream, range: CountableRange<Int>) {
-                self.downstream = downstream
                 remainingBeforeStart = range.lowerBound
                 remainingInRange = range.count
+                super.init(downstream: downstream)
             }
 
             var description: String { "Output" }
 
-            func receive(subscription: Subscription) {
-                lock.lock()
-                guard case .awaitingSubscription = state, let downstream else {
-                    lock.unlock()
-                    subscription.cancel()
-                    return
-                }
-                state = .connected(subscription)
-                lock.unlock()
-                downstream.receive(subscription: self)
-            }
+            func receive(subscription: Subscription) { connect(subscription)?.receive(subscription: self) }
 
             func receive(_ input: Output) -> Subscribers.Demand {
                 lock.lock()
@@ -87,51 +69,21 @@ extension Publishers {
 
             /// Cancels the upstream and finishes the downstream, once.
             private func finish() {
-                lock.lock()
-                guard case .connected(let subscription) = state, let downstream else {
-                    lock.unlock()
-                    return
-                }
-                state = .done
-                self.downstream = nil
-                lock.unlock()
+                guard let (subscription, downstream) = complete() else { return }
                 subscription.cancel()
                 downstream.receive(completion: .finished)
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                lock.lock()
-                guard case .connected = state, let downstream else {
-                    lock.unlock()
-                    return
-                }
-                state = .done
-                self.downstream = nil
-                lock.unlock()
-                downstream.receive(completion: completion)
+                complete()?.downstream.receive(completion: completion)
             }
 
             func request(_ demand: Subscribers.Demand) {
                 precondition(demand > 0, "demand must be positive")
-                lock.lock()
-                guard case .connected(let subscription) = state else {
-                    lock.unlock()
-                    return
-                }
-                lock.unlock()
-                subscription.request(demand)
+                forward(demand)
             }
 
-            func cancel() {
-                lock.lock()
-                let previous = state
-                let downstream = self.downstream
-                state = .done
-                self.downstream = nil
-                lock.unlock()
-                if case .connected(let subscription) = previous { subscription.cancel() }
-                _ = downstream  // released here, outside the lock
-            }
+            func cancel() { disconnect() }
         }
     }
 }

@@ -29,90 +29,38 @@ extension Publishers {
 }
 
 extension Publishers.ReceiveOn {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
-        private let lock = Lock()
-        private var state: ScheduledLinkState<Downstream>  // guarded by `lock`
 
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            state = .awaitingSubscription(downstream)
             self.scheduler = scheduler
             self.options = options
+            super.init(downstream: downstream)
         }
 
         var description: String { "ReceiveOn" }
 
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            lock.unlock()
-            downstream.receive(subscription: self)
-        }
+        func receive(subscription: Subscription) { connect(subscription)?.receive(subscription: self) }
 
         func receive(_ input: Input) -> Subscribers.Demand {
             guard lock.withLock({ state.isSubscribed }) else { return .none }
-            scheduler.schedule(options: options) { self.deliver(input) }
+            scheduler.schedule(options: options) { self.deliverScheduled(input) }
             return .none
         }
 
-        private func deliver(_ input: Input) {
-            lock.lock()
-            guard let downstream = state.downstream, let subscription = state.subscription else {
-                lock.unlock()
-                return
-            }
-            lock.unlock()
-            let more = downstream.receive(input)
-            if more > 0 { subscription.request(more) }
-        }
-
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard case .subscribed(let subscription, let downstream) = state else {
-                lock.unlock()
-                return
-            }
-            state = .finishing(subscription, downstream)
-            lock.unlock()
-            scheduler.schedule(options: options) {
-                self.lock.lock()
-                guard case .finishing(_, let downstream) = self.state else {
-                    self.lock.unlock()
-                    return
-                }
-                self.state = .terminal
-                self.lock.unlock()
-                downstream.receive(completion: completion)
-            }
+            finish(completion) { scheduler.schedule(options: options, $0) }
         }
 
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            guard case .subscribed(let subscription, _) = state else {
-                lock.unlock()
-                return
-            }
-            lock.unlock()
-            subscription.request(demand)
-        }
+        func request(_ demand: Subscribers.Demand) { forward(demand) }
 
-        func cancel() {
-            lock.lock()
-            let subscription = state.subscription
-            state = .terminal
-            lock.unlock()
-            subscription?.cancel()
-        }
+        func cancel() { disconnect()?.cancel() }
     }
 }
 

@@ -31,35 +31,24 @@ extension Publishers {
 }
 
 extension Publishers.SubscribeOn {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
-        private let lock = Lock()
-        private var state: ScheduledLinkState<Downstream>  // guarded by `lock`
 
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            state = .awaitingSubscription(downstream)
             self.scheduler = scheduler
             self.options = options
+            super.init(downstream: downstream)
         }
 
         var description: String { "SubscribeOn" }
 
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            lock.unlock()
-            downstream.receive(subscription: self)
-        }
+        func receive(subscription: Subscription) { connect(subscription)?.receive(subscription: self) }
 
         func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()

@@ -36,7 +36,8 @@ extension Publishers {
 }
 
 extension Publishers.Throttle {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -44,9 +45,7 @@ extension Publishers.Throttle {
         private let interval: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let latest: Bool
-        private let lock = Lock()
         // Everything below is guarded by `lock`.
-        private var state: ScheduledLinkState<Downstream>
         private var demand = Subscribers.Demand.none
         /// The value waiting for its scheduled delivery (at most one per window).
         private var pendingValue: Input?
@@ -54,23 +53,16 @@ extension Publishers.Throttle {
         private var lastEmission: Context.SchedulerTimeType?
 
         init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-            state = .awaitingSubscription(downstream)
             self.interval = interval
             self.scheduler = scheduler
             self.latest = latest
+            super.init(downstream: downstream)
         }
 
         var description: String { "Throttle" }
 
         func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            lock.unlock()
+            guard let downstream = connect(subscription) else { return }
             subscription.request(.unlimited)
             downstream.receive(subscription: self)
         }
@@ -146,13 +138,10 @@ extension Publishers.Throttle {
         }
 
         func cancel() {
-            lock.lock()
-            let subscription = state.subscription
-            state = .terminal
-            pendingValue = nil
-            pendingCompletion = nil
-            lock.unlock()
-            subscription?.cancel()
+            disconnect {
+                pendingValue = nil
+                pendingCompletion = nil
+            }?.cancel()
         }
     }
 }

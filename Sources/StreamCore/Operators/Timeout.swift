@@ -44,22 +44,21 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+        CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
         private let publisher: Publishers.Timeout<Upstream, Context>
-        private let lock = Lock()
         // Guarded by `lock`.
-        private var state: ScheduledLinkState<Downstream>
         /// Bumped whenever the clock restarts or stops: a stale timeout does nothing.
         private var generation: UInt64 = 0
         private var requested = false
 
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-            state = .awaitingSubscription(downstream)
             self.publisher = publisher
+            super.init(downstream: downstream)
         }
 
         var description: String { "Timeout" }
@@ -79,15 +78,8 @@ extension Publishers.Timeout {
         }
 
         func receive(subscription: Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription(let downstream) = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription, downstream)
-            let start = restartClock()
-            lock.unlock()
+            var start: () -> Void = {}
+            guard let downstream = connect(subscription, whileLocked: { start = restartClock() }) else { return }
             start()
             downstream.receive(subscription: self)
         }
@@ -117,23 +109,8 @@ extension Publishers.Timeout {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard case .subscribed(let subscription, let downstream) = state else {
-                lock.unlock()
-                return
-            }
-            state = .finishing(subscription, downstream)
-            generation += 1
-            lock.unlock()
-            publisher.scheduler.schedule(options: publisher.options) {
-                self.lock.lock()
-                guard case .finishing(_, let downstream) = self.state else {
-                    self.lock.unlock()
-                    return
-                }
-                self.state = .terminal
-                self.lock.unlock()
-                downstream.receive(completion: completion)
+            finish(completion, whileLocked: { generation += 1 }) { [publisher] in
+                publisher.scheduler.schedule(options: publisher.options, $0)
             }
         }
 
@@ -165,14 +142,7 @@ extension Publishers.Timeout {
             subscription.request(demand)
         }
 
-        func cancel() {
-            lock.lock()
-            let subscription = state.subscription
-            state = .terminal
-            generation += 1
-            lock.unlock()
-            subscription?.cancel()
-        }
+        func cancel() { disconnect { generation += 1 }?.cancel() }
     }
 }
 

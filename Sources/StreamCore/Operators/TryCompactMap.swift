@@ -16,28 +16,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
-        }
-
-        private final class Inner<Downstream: Subscriber>:
-            FilterProducer<Downstream, Upstream.Output, Upstream.Failure>
-        where Downstream.Input == Output, Downstream.Failure == Error {
-            private let transform: (Upstream.Output) throws -> Output?
-
-            init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output?) {
-                self.transform = transform
-                super.init(downstream: downstream, mapFailure: { $0 })
-            }
-
-            override var description: String { "TryCompactMap" }
-
-            override func receive(newValue: Upstream.Output) -> PartialCompletion<Output?, Error> {
-                do {
-                    return .continue(try transform(newValue))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            upstream.subscribe(ThrowingMapProducer("TryCompactMap", downstream: subscriber, transform: transform))
         }
     }
 }

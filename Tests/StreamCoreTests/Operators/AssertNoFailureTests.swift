@@ -18,6 +18,6 @@ final class AssertNoFailureTests: XCTestCase {
         upstream.send(1)
         recorder.cancel()
         XCTAssertEqual(recorder.values, [1])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
     }
 }

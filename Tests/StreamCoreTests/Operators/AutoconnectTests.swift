@@ -14,7 +14,7 @@ final class AutoconnectTests: XCTestCase {
     }
 
     func testConnectsOnFirstSubscriberAndDisconnectsAfterTheLastCancel() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let autoconnect = upstream.makeConnectable().autoconnect()
         XCTAssertEqual(upstream.subscriptions, 0)
 
@@ -37,7 +37,7 @@ final class AutoconnectTests: XCTestCase {
     }
 
     func testCancellingOneSubscriptionTwiceCountsOnce() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let autoconnect = upstream.makeConnectable().autoconnect()
         let first = Recorder<Int, Never>()
         let second = Recorder<Int, Never>()
@@ -53,7 +53,7 @@ final class AutoconnectTests: XCTestCase {
     }
 
     func testSubscribingAfterDisconnectConnectsAgain() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let autoconnect = upstream.makeConnectable().autoconnect()
         let first = Recorder<Int, Never>()
         autoconnect.subscribe(first)
@@ -74,7 +74,7 @@ final class AutoconnectTests: XCTestCase {
     }
 
     func testDemandAndSubscriptionIdentityPassThrough() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let autoconnect = upstream.makeConnectable().autoconnect()
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         autoconnect.subscribe(recorder)
@@ -91,7 +91,7 @@ final class AutoconnectTests: XCTestCase {
     /// `receive(subscription:)` during the first connect, and then loses track of the first
     /// connection. We count the re-entrant subscriber on the connection in progress instead.
     func testReentrantSubscribeWhileConnectingSharesTheConnection() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let autoconnect = upstream.makeConnectable().autoconnect()
         let inner = Recorder<Int, Never>()
         var outerSubscription: Subscription?
@@ -110,7 +110,7 @@ final class AutoconnectTests: XCTestCase {
     }
 
     func testEverySubscriberLeavingWhileConnectingCancelsTheNewConnection() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let autoconnect = upstream.makeConnectable().autoconnect()
         autoconnect.subscribe(Reentrant { $0.cancel() })
         XCTAssertEqual(upstream.subscriptions, 1)

@@ -6,16 +6,16 @@ final class BufferTests: XCTestCase {
         size: Int = 3,
         prefetch: Publishers.PrefetchStrategy = .byRequest,
         whenFull: Publishers.BufferingStrategy<TestError>
-    ) -> (ManualPublisher<Int, TestError>, Recorder<Int, TestError>) {
-        let upstream = ManualPublisher<Int, TestError>()
+    ) -> (ScriptedPublisher<Int, TestError>, Recorder<Int, TestError>) {
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .none)
         upstream.buffer(size: size, prefetch: prefetch, whenFull: whenFull).subscribe(recorder)
         return (upstream, recorder)
     }
 
     func testInitialDemandFollowsPrefetch() {
-        XCTAssertEqual(run(size: 5, prefetch: .keepFull, whenFull: .dropNewest).0.subscription.requests, [.max(5)])
-        XCTAssertEqual(run(size: 5, prefetch: .byRequest, whenFull: .dropNewest).0.subscription.requests, [.unlimited])
+        XCTAssertEqual(run(size: 5, prefetch: .keepFull, whenFull: .dropNewest).0.requests, [.max(5)])
+        XCTAssertEqual(run(size: 5, prefetch: .byRequest, whenFull: .dropNewest).0.requests, [.unlimited])
     }
 
     func testDropNewest() {
@@ -37,7 +37,7 @@ final class BufferTests: XCTestCase {
     func testCustomErrorCancelsUpstreamAndFailsAfterDeliveringWhatDemandAllows() {
         let (upstream, recorder) = run(whenFull: .customError { .other(9) })
         (1...5).forEach { upstream.send($0) }
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
         XCTAssertEqual(recorder.values, [])
         recorder.request(.max(2))
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(.other(9)))])
@@ -69,11 +69,11 @@ final class BufferTests: XCTestCase {
         recorder.request(.max(3))
         recorder.request(.max(1))
         XCTAssertEqual(recorder.values, [0, 1, 2, 3])
-        XCTAssertEqual(upstream.subscription.requests, [.max(5), .max(3), .max(1)])
+        XCTAssertEqual(upstream.requests, [.max(5), .max(3), .max(1)])
     }
 
     func testCancelReleasesDownstream() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         weak var weakRecorder: Recorder<Int, Never>?
         do {
             let recorder = Recorder<Int, Never>(initialDemand: .none)
@@ -82,7 +82,7 @@ final class BufferTests: XCTestCase {
             upstream.send(1)
             recorder.cancel()
         }
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
         XCTAssertNil(weakRecorder)
     }
 }

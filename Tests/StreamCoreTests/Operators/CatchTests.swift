@@ -59,10 +59,10 @@ final class CatchTests: XCTestCase {
             XCTAssertEqual(upstream.send(value), .max(3))
         }
         upstream.send(completion: .failure(.boom))
-        XCTAssertEqual(upstream.requests, [.demand(.max(12)), .demand(.max(5))])
-        XCTAssertEqual(replacement.requests, [.demand(.max(33))])
+        XCTAssertEqual(upstream.events, [.requested(.max(12)), .requested(.max(5))])
+        XCTAssertEqual(replacement.events, [.requested(.max(33))])
         recorder.request(.max(1))
-        XCTAssertEqual(replacement.requests, [.demand(.max(33)), .demand(.max(1))], "then requests pass through")
+        XCTAssertEqual(replacement.events, [.requested(.max(33)), .requested(.max(1))], "then requests pass through")
     }
 
     func testRequestsWhileSwitchingAreAddedToTheCarriedDemand() {
@@ -75,8 +75,8 @@ final class CatchTests: XCTestCase {
         }.subscribe(recorder)
         upstream.send(1)
         upstream.send(completion: .failure(.boom))
-        XCTAssertEqual(upstream.requests, [.demand(.max(3))])
-        XCTAssertEqual(replacement.requests, [.demand(.max(12))])
+        XCTAssertEqual(upstream.events, [.requested(.max(3))])
+        XCTAssertEqual(replacement.events, [.requested(.max(12))])
     }
 
     func testNoDemandNoRequestAndReplacementHonoursLaterDemand() {
@@ -102,7 +102,7 @@ final class CatchTests: XCTestCase {
         upstream.catch { _ -> Just<Int> in calls += 1; return Just(0) }.subscribe(recorder)
         recorder.cancel()
         upstream.send(completion: .failure(.boom))
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(calls, 0)
         XCTAssertEqual(recorder.events, [.subscription])
     }
@@ -120,8 +120,8 @@ final class CatchTests: XCTestCase {
             replacement.send(5)
             XCTAssertEqual(recorder.events, [.subscription])
         }
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited)])
-        XCTAssertEqual(replacement.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited)])
+        XCTAssertEqual(replacement.events, [.requested(.unlimited), .cancelled])
         XCTAssertFalse(replacement.hasSubscriber)
         XCTAssertNil(weakRecorder, "cancel releases the downstream")
     }
@@ -177,7 +177,7 @@ final class TryCatchTests: XCTestCase {
         upstream.tryCatch { _ in replacement }.subscribe(recorder)
         upstream.send(1)
         upstream.send(completion: .failure(.boom))
-        XCTAssertEqual(replacement.requests, [.demand(.max(3))])
+        XCTAssertEqual(replacement.events, [.requested(.max(3))])
         replacement.send(completion: .failure(.other(9)))
         XCTAssertEqual(recorder.completionSummary, ["failure(other(9))"])
     }

@@ -60,12 +60,12 @@ final class CollectByTimeTests: XCTestCase {
 
     func testByTimeOrCountRequestsCountTimesDemand() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<[Int], Never>(initialDemand: .max(2))
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(recorder)
-        XCTAssertEqual(upstream.subscription.requests, [.max(6)])
+        XCTAssertEqual(upstream.requests, [.max(6)])
         recorder.cancel()
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
         XCTAssertEqual(scheduler.pendingCount, 0)
     }
 

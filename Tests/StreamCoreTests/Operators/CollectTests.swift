@@ -15,7 +15,7 @@ final class CollectTests: XCTestCase {
     }
 
     func testRequestsUnlimitedAndWaitsForDemandToEmit() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<[Int], TestError>(initialDemand: .none)
         upstream.collect().subscribe(recorder)
         XCTAssertEqual(upstream.requests, [.unlimited])
@@ -37,7 +37,7 @@ final class CollectTests: XCTestCase {
     }
 
     func testCancelStopsEverything() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<[Int], TestError>()
         upstream.collect().subscribe(recorder)
         upstream.send(1)
@@ -68,7 +68,7 @@ final class CollectByCountTests: XCTestCase {
     }
 
     func testDemandIsMultipliedByCount() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<[Int], TestError>(initialDemand: .max(2), demandPerValue: .max(3))
         upstream.collect(4).subscribe(recorder)
         XCTAssertEqual(upstream.requests, [.max(8)])
@@ -109,7 +109,7 @@ final class CollectByCountTests: XCTestCase {
     }
 
     func testCancelPropagatesAndLaterSendsAreIgnored() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<[Int], TestError>()
         upstream.collect(2).subscribe(recorder)
         upstream.send(1)

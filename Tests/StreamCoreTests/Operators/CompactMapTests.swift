@@ -18,7 +18,7 @@ final class CompactMapTests: XCTestCase {
         upstream.send(4)
         recorder.cancel()
         XCTAssertEqual(recorder.values, [4])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
     }
 
     func testFailurePassesThrough() {
@@ -49,7 +49,7 @@ final class TryCompactMapTests: XCTestCase {
         upstream.send("2")
         XCTAssertEqual(recorder.values, [1])
         XCTAssertEqual(recorder.completionSummary, ["failure(boom)"])
-        XCTAssertEqual(upstream.requests.last, .cancel)
+        XCTAssertEqual(upstream.events.last, .cancelled)
     }
 
     func testHonoursDemand() {

@@ -49,7 +49,7 @@ final class ComparisonTests: XCTestCase {
     }
 
     func testCancelPropagatesUpstream() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.max().subscribe(recorder)
         recorder.cancel()
@@ -77,7 +77,7 @@ final class TryComparisonTests: XCTestCase {
     }
 
     func testThrowingOrderCancelsUpstreamAndFails() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, Error>()
         upstream.tryMax { lhs, rhs in
             if rhs < 0 { throw TestError.other(rhs) }

@@ -18,8 +18,8 @@ final class ConcatenateTests: XCTestCase {
     }
 
     func testSuffixSubscribedOnlyAfterPrefixFinishesWithDemandCarriedOver() {
-        let prefix = ScriptedUpstream<Int, TestError>()
-        let suffix = ScriptedUpstream<Int, TestError>()
+        let prefix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let suffix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(10), demandPerValue: { .max($0) })
         prefix.append(suffix).subscribe(recorder)
         XCTAssertEqual(prefix.requests, [.max(10)])
@@ -38,8 +38,8 @@ final class ConcatenateTests: XCTestCase {
     }
 
     func testNoDemandLeftMeansSuffixWaitsForRequest() {
-        let prefix = ScriptedUpstream<Int, TestError>()
-        let suffix = ScriptedUpstream<Int, TestError>()
+        let prefix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let suffix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1), demandPerValue: .none)
         prefix.append(suffix).subscribe(recorder)
         prefix.send(1)
@@ -61,7 +61,7 @@ final class ConcatenateTests: XCTestCase {
     }
 
     func testPrefixFailureSkipsSuffix() {
-        let suffix = ScriptedUpstream<Int, TestError>()
+        let suffix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         Fail<Int, TestError>(error: .boom).append(suffix).subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(.boom))])
@@ -75,8 +75,8 @@ final class ConcatenateTests: XCTestCase {
     }
 
     func testCancelReachesCurrentPublisherOnly() {
-        let prefix = ScriptedUpstream<Int, TestError>()
-        let suffix = ScriptedUpstream<Int, TestError>()
+        let prefix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let suffix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         prefix.append(suffix).subscribe(recorder)
         recorder.cancel()
@@ -86,8 +86,8 @@ final class ConcatenateTests: XCTestCase {
         XCTAssertEqual(suffix.events, [], "the suffix is never subscribed after a cancel")
         XCTAssertEqual(recorder.events, [.subscription])
 
-        let prefix2 = ScriptedUpstream<Int, TestError>()
-        let suffix2 = ScriptedUpstream<Int, TestError>()
+        let prefix2 = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let suffix2 = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder2 = Recorder<Int, TestError>()
         prefix2.append(suffix2).subscribe(recorder2)
         prefix2.send(completion: .finished)

@@ -3,7 +3,7 @@ import XCTest
 
 final class ContainsTests: XCTestCase {
     func testMatchEmitsTrueCancelsUpstreamAndIgnoresLaterValues() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Bool, TestError>()
         upstream.contains(3).subscribe(recorder)
         upstream.send(1)
@@ -82,7 +82,7 @@ final class TryContainsWhereTests: XCTestCase {
     }
 
     func testThrowCancelsUpstreamAndFails() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Bool, Error>()
         upstream.tryContains { if $0 == 2 { throw TestError.boom }; return false }.subscribe(recorder)
         upstream.send(1)
@@ -112,7 +112,7 @@ final class AllSatisfyTests: XCTestCase {
     }
 
     func testFirstMismatchEmitsFalseAndCancelsUpstream() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Bool, TestError>()
         upstream.allSatisfy { $0 < 3 }.subscribe(recorder)
         upstream.send(1)
@@ -153,7 +153,7 @@ final class TryAllSatisfyTests: XCTestCase {
     }
 
     func testThrowFailsWithoutValue() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Bool, Error>()
         upstream.tryAllSatisfy { if $0 == 0 { throw TestError.other(0) }; return true }.subscribe(recorder)
         upstream.send(1)

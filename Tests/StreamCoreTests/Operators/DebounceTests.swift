@@ -21,10 +21,10 @@ final class DebounceTests: XCTestCase {
 
     func testValueDueWithoutDemandIsDropped() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>(initialDemand: .none)
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
-        XCTAssertEqual(upstream.subscription.requests, [.unlimited])
+        XCTAssertEqual(upstream.requests, [.unlimited])
         upstream.send(1)
         scheduler.advance(by: .seconds(2))
         recorder.request(.max(1))
@@ -38,14 +38,14 @@ final class DebounceTests: XCTestCase {
 
     func testCancelStopsPendingValue() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>()
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
         upstream.send(1)
         recorder.cancel()
         scheduler.run()
         XCTAssertEqual(recorder.values, [])
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
     }
 }
 
@@ -61,19 +61,19 @@ final class DelayTests: XCTestCase {
 
     func testDemandPassesThrough() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>(initialDemand: .max(2), demandPerValue: .max(1))
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
-        XCTAssertEqual(upstream.subscription.requests, [.max(2)])
+        XCTAssertEqual(upstream.requests, [.max(2)])
         upstream.send(1)
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(recorder.values, [1])
-        XCTAssertEqual(upstream.subscription.requests, [.max(2), .max(1)])
+        XCTAssertEqual(upstream.requests, [.max(2), .max(1)])
     }
 
     func testCancelDropsScheduledValues() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>()
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
         upstream.send(1)
@@ -81,7 +81,7 @@ final class DelayTests: XCTestCase {
         recorder.cancel()
         scheduler.run()
         XCTAssertEqual(recorder.events.count, 1, "only the subscription")
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
     }
 }
 
@@ -109,11 +109,11 @@ final class TimeoutTests: XCTestCase {
 
     func testTimeoutCancelsUpstream() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.timeout(.seconds(1), scheduler: scheduler, customError: { .other(1) }).subscribe(recorder)
         scheduler.advance(by: .seconds(1))
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
         XCTAssertEqual(recorder.completions.count, 1)
         upstream.send(1)
         scheduler.run()
@@ -139,12 +139,12 @@ final class MeasureIntervalTests: XCTestCase {
 
     func testDemandPassesThrough() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<NanosecondStride, Never>(initialDemand: .max(1), demandPerValue: .max(2))
         upstream.measureInterval(using: scheduler).subscribe(recorder)
         upstream.send(1)
         recorder.cancel()
-        XCTAssertEqual(upstream.subscription.requests, [.max(1), .max(2)])
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertEqual(upstream.requests, [.max(1), .max(2)])
+        XCTAssertTrue(upstream.cancelled)
     }
 }

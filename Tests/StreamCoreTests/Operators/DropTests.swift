@@ -12,7 +12,7 @@ final class DropTests: XCTestCase {
     }
 
     func testAsksUpstreamForDemandPlusDroppedCount() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(2), demandPerValue: .none)
         upstream.dropFirst(3).subscribe(recorder)
         XCTAssertEqual(upstream.requests, [.max(5)])
@@ -49,7 +49,7 @@ final class DropTests: XCTestCase {
     }
 
     func testCancelPropagatesAndLaterSendsAreIgnored() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.dropFirst(0).subscribe(recorder)
         upstream.send(1)
@@ -73,7 +73,7 @@ final class DropWhileTests: XCTestCase {
     }
 
     func testDroppedValuesDoNotUseUpDemand() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1), demandPerValue: .none)
         upstream.drop { $0 < 3 }.subscribe(recorder)
         XCTAssertEqual(upstream.send(1), .max(1))
@@ -119,7 +119,7 @@ final class TryDropWhileTests: XCTestCase {
     }
 
     func testThrowWhileDroppingCancelsUpstreamAndFails() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, Error>()
         upstream.tryDrop { if $0 == 0 { throw TestError.boom }; return true }.subscribe(recorder)
         upstream.send(1)
@@ -162,8 +162,8 @@ final class DropUntilOutputTests: XCTestCase {
     }
 
     func testDemandGoesStraightUpstreamAndTriggerIsAskedForOne() {
-        let upstream = ScriptedUpstream<Int, TestError>()
-        let trigger = ScriptedUpstream<String, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let trigger = ScriptedPublisher<String, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(4), demandPerValue: .none)
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
         XCTAssertEqual(trigger.requests, [.max(1)])
@@ -176,8 +176,8 @@ final class DropUntilOutputTests: XCTestCase {
     }
 
     func testTriggerFinishingFirstCancelsUpstreamAndFinishes() {
-        let upstream = ScriptedUpstream<Int, TestError>()
-        let trigger = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let trigger = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
         trigger.send(completion: .finished)
@@ -214,8 +214,8 @@ final class DropUntilOutputTests: XCTestCase {
     }
 
     func testCancelCancelsUpstreamThenTrigger() {
-        let upstream = ScriptedUpstream<Int, TestError>()
-        let trigger = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let trigger = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
         recorder.cancel()

@@ -3,7 +3,7 @@ import XCTest
 
 final class FirstTests: XCTestCase {
     func testFirstValueFinishesAndCancelsUpstream() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.first().subscribe(recorder)
         upstream.send(7)
@@ -41,7 +41,7 @@ final class FirstTests: XCTestCase {
 
 final class FirstWhereTests: XCTestCase {
     func testFirstMatchingValue() {
-        let upstream = ScriptedUpstream<String, TestError>()
+        let upstream = ScriptedPublisher<String, TestError>(keepsSubscriber: true)
         let recorder = Recorder<String, TestError>()
         upstream.first { $0.count > 3 }.subscribe(recorder)
         upstream.send("abc")
@@ -70,7 +70,7 @@ final class TryFirstWhereTests: XCTestCase {
         XCTAssertEqual(hit.values, [3])
         XCTAssertEqual(testError(hit.completions), [nil])
 
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let boom = Recorder<Int, Error>()
         upstream.tryFirst { if $0 == 0 { throw TestError.boom }; return false }.subscribe(boom)
         upstream.send(1)
@@ -114,7 +114,7 @@ final class LastTests: XCTestCase {
     }
 
     func testCancelPropagates() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.last().subscribe(recorder)
         upstream.send(1)
@@ -153,7 +153,7 @@ final class TryLastWhereTests: XCTestCase {
         (1...5).publisher.tryLast { $0 < 3 }.subscribe(hit)
         XCTAssertEqual(hit.values, [2])
 
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let boom = Recorder<Int, Error>()
         upstream.tryLast { if $0 == 0 { throw TestError.boom }; return true }.subscribe(boom)
         upstream.send(1)

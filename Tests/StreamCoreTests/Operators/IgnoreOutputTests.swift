@@ -16,7 +16,7 @@ final class IgnoreOutputTests: XCTestCase {
         XCTAssertEqual(upstream.send(1), .none)
         upstream.send(completion: .failure(.boom))
         XCTAssertEqual(recorder.completions, [.failure(.boom)])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited)])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited)])
     }
 
     func testCancelReachesUpstream() {
@@ -25,6 +25,6 @@ final class IgnoreOutputTests: XCTestCase {
         upstream.ignoreOutput().subscribe(recorder)
         recorder.cancel()
         XCTAssertFalse(upstream.hasSubscriber)
-        XCTAssertEqual(upstream.requests.last, .cancel)
+        XCTAssertEqual(upstream.events.last, .cancelled)
     }
 }

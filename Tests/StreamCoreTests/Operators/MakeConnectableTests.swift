@@ -3,7 +3,7 @@ import XCTest
 
 final class MakeConnectableTests: XCTestCase {
     func testNothingIsPublishedUntilConnect() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let connectable = upstream.makeConnectable()
         let recorder = Recorder<Int, Never>()
         connectable.subscribe(recorder)

@@ -3,7 +3,7 @@ import XCTest
 
 final class MulticastTests: XCTestCase {
     func testNothingFlowsUntilConnect() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let recorder = Recorder<Int, Never>()
         multicast.subscribe(recorder)
@@ -43,7 +43,7 @@ final class MulticastTests: XCTestCase {
     /// OpenCombine's testLateSubscriber: each subscriber's own demand is honoured, a late one
     /// misses earlier values, and one arriving after the completion gets only the completion.
     func testLateSubscribersAndPerSubscriberDemand() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let multicast = upstream.multicast(subject: PassthroughSubject())
         let early = Recorder<Int, Never>(initialDemand: .max(3))
         multicast.subscribe(early)
@@ -81,7 +81,7 @@ final class MulticastTests: XCTestCase {
     /// OpenCombine's testGenericMulticast: cancelling the connection cancels the upstream and
     /// leaves subscribers attached; connecting again resumes delivery.
     func testCancellingTheConnectionCancelsUpstreamAndReconnectResumes() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let recorder = Recorder<Int, Never>()
         multicast.subscribe(recorder)
@@ -104,7 +104,7 @@ final class MulticastTests: XCTestCase {
     }
 
     func testConnectingTwiceSubscribesUpstreamTwice() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let multicast = upstream.multicast(subject: PassthroughSubject())
         let recorder = Recorder<Int, Never>(initialDemand: .max(10))
         multicast.subscribe(recorder)

@@ -11,7 +11,7 @@ final class OutputTests: XCTestCase {
     }
 
     func testPrefixFinishesAndCancelsUpstreamAfterLastValue() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.prefix(2).subscribe(recorder)
         upstream.send(1)
@@ -32,7 +32,7 @@ final class OutputTests: XCTestCase {
     }
 
     func testOutputInSkipsWithoutUsingDemand() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(2), demandPerValue: .none)
         upstream.output(in: 3..<7).subscribe(recorder)
         XCTAssertEqual(upstream.requests, [.max(2)])
@@ -82,7 +82,7 @@ final class OutputTests: XCTestCase {
 
 final class PrefixWhileTests: XCTestCase {
     func testRepublishesWhilePredicateHoldsThenFinishes() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.prefix { $0 < 3 }.subscribe(recorder)
         upstream.send(1)
@@ -124,7 +124,7 @@ final class TryPrefixWhileTests: XCTestCase {
         XCTAssertEqual(ok.values, [1, 2])
         XCTAssertEqual(testError(ok.completions), [nil])
 
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let boom = Recorder<Int, Error>()
         upstream.tryPrefix { if $0 == 2 { throw TestError.boom }; return true }.subscribe(boom)
         upstream.send(1)
@@ -142,8 +142,8 @@ final class TryPrefixWhileTests: XCTestCase {
 
 final class PrefixUntilOutputTests: XCTestCase {
     func testRepublishesUntilTriggerEmits() {
-        let upstream = ScriptedUpstream<Int, TestError>()
-        let trigger = ScriptedUpstream<String, Never>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let trigger = ScriptedPublisher<String, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(2))
         upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
         XCTAssertEqual(trigger.requests, [.max(1)])
@@ -170,8 +170,8 @@ final class PrefixUntilOutputTests: XCTestCase {
     }
 
     func testUpstreamCompletionCancelsTrigger() {
-        let upstream = ScriptedUpstream<Int, TestError>()
-        let trigger = ScriptedUpstream<Int, Never>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let trigger = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
         upstream.send(completion: .failure(.boom))
@@ -182,8 +182,8 @@ final class PrefixUntilOutputTests: XCTestCase {
     }
 
     func testCancelCancelsUpstreamThenTrigger() {
-        let upstream = ScriptedUpstream<Int, TestError>()
-        let trigger = ScriptedUpstream<Int, Never>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
+        let trigger = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
         recorder.cancel()

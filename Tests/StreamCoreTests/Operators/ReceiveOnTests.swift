@@ -20,41 +20,41 @@ final class ReceiveOnTests: XCTestCase {
 
     func testDemandAndCancelPassThrough() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
         upstream.receive(on: scheduler).subscribe(recorder)
-        XCTAssertEqual(upstream.subscription.requests, [.max(1)])
+        XCTAssertEqual(upstream.requests, [.max(1)])
         upstream.send(1)
         scheduler.advance()
-        XCTAssertEqual(upstream.subscription.requests, [.max(1), .max(1)])
+        XCTAssertEqual(upstream.requests, [.max(1), .max(1)])
         upstream.send(2)
         recorder.cancel()
         scheduler.advance()
         XCTAssertEqual(recorder.values, [1], "nothing is delivered after cancel")
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
     }
 }
 
 final class SubscribeOnTests: XCTestCase {
     func testSubscribesRequestsAndCancelsOnTheScheduler() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         upstream.subscribe(on: scheduler).subscribe(recorder)
-        XCTAssertNil(upstream.subscriber, "subscribing waits for the scheduler")
+        XCTAssertFalse(upstream.hasSubscriber, "subscribing waits for the scheduler")
         scheduler.advance()
-        XCTAssertNotNil(upstream.subscriber)
-        XCTAssertEqual(upstream.subscription.requests, [.max(2)])
+        XCTAssertTrue(upstream.hasSubscriber)
+        XCTAssertEqual(upstream.requests, [.max(2)])
         recorder.request(.max(3))
-        XCTAssertEqual(upstream.subscription.requests, [.max(2)], "requests are scheduled too")
+        XCTAssertEqual(upstream.requests, [.max(2)], "requests are scheduled too")
         scheduler.advance()
-        XCTAssertEqual(upstream.subscription.requests, [.max(2), .max(3)])
+        XCTAssertEqual(upstream.requests, [.max(2), .max(3)])
         upstream.send(7)
         XCTAssertEqual(recorder.values, [7], "values pass through on the sender's thread")
         recorder.cancel()
-        XCTAssertFalse(upstream.subscription.cancelled)
+        XCTAssertFalse(upstream.cancelled)
         scheduler.advance()
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
     }
 
     func testWorksOnARealQueue() {

@@ -36,7 +36,7 @@ final class ReduceTests: XCTestCase {
     }
 
     func testCancelPropagatesUpstream() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, TestError>()
         upstream.reduce(0, +).subscribe(recorder)
         recorder.cancel()
@@ -60,7 +60,7 @@ final class TryReduceTests: XCTestCase {
     }
 
     func testThrownErrorCancelsUpstreamAndFails() {
-        let upstream = ScriptedUpstream<Int, TestError>()
+        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let recorder = Recorder<Int, Error>()
         upstream.tryReduce(0) { sum, value in
             if value == 3 { throw TestError.boom }

@@ -23,7 +23,7 @@ final class RemoveDuplicatesTests: XCTestCase {
         upstream.removeDuplicates().subscribe(recorder)
         XCTAssertEqual(upstream.send(5), .none)
         XCTAssertEqual(upstream.send(5), .max(1))
-        XCTAssertEqual(upstream.requests, [.demand(.max(1))], "request goes straight to the upstream")
+        XCTAssertEqual(upstream.events, [.requested(.max(1))], "request goes straight to the upstream")
     }
 
     func testComparesWithThePreviousElementReceived() {
@@ -45,7 +45,7 @@ final class RemoveDuplicatesTests: XCTestCase {
         let cancelled = Recorder<Int, TestError>()
         other.removeDuplicates().subscribe(cancelled)
         cancelled.cancel()
-        XCTAssertEqual(other.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(other.events, [.requested(.unlimited), .cancelled])
     }
 
     func testEachSubscriptionHasItsOwnMemory() {
@@ -125,7 +125,7 @@ final class TryRemoveDuplicatesTests: XCTestCase {
         upstream.send(3)
         XCTAssertEqual(recorder.values, [1, 2])
         XCTAssertEqual(recorder.completionSummary, ["failure(boom)"])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
     }
 
     func testFirstElementIsNotCompared() {

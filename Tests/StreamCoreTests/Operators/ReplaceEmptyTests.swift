@@ -35,7 +35,7 @@ final class ReplaceEmptyTests: XCTestCase {
         let recorder = Recorder<Int, Never>(initialDemand: .max(2), demandPerValue: .none)
         upstream.replaceEmpty(with: 42).subscribe(recorder)
         recorder.request(.max(3))
-        XCTAssertEqual(upstream.requests, [.demand(.max(2)), .demand(.max(3))], "no extra demand upstream")
+        XCTAssertEqual(upstream.events, [.requested(.max(2)), .requested(.max(3))], "no extra demand upstream")
     }
 
     func testCancelPropagatesAndReleasesDownstream() {
@@ -49,7 +49,7 @@ final class ReplaceEmptyTests: XCTestCase {
             upstream.send(completion: .finished)
             XCTAssertEqual(recorder.events, [.subscription])
         }
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
         XCTAssertNil(weakRecorder)
     }
 }

@@ -28,7 +28,7 @@ final class ReplaceErrorTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(1)], "the demand was used up")
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(0), .completion(.finished)])
-        XCTAssertEqual(upstream.requests, [.demand(.max(1))], "a failed upstream is not asked again")
+        XCTAssertEqual(upstream.events, [.requested(.max(1))], "a failed upstream is not asked again")
     }
 
     func testImmediateFailureWithNoDemandYet() {
@@ -50,7 +50,7 @@ final class ReplaceErrorTests: XCTestCase {
             upstream.send(completion: .failure(.boom))
             XCTAssertEqual(recorder.events, [.subscription])
         }
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
         XCTAssertNil(weakRecorder)
     }
 }

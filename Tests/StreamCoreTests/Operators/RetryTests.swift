@@ -39,7 +39,7 @@ final class RetryTests: XCTestCase {
         upstream.send(2)
         upstream.send(completion: .failure(.boom))
         XCTAssertEqual(upstream.subscriptionCount, 2)
-        XCTAssertEqual(upstream.requests, [.demand(.max(5)), .demand(.max(3))])
+        XCTAssertEqual(upstream.events, [.requested(.max(5)), .requested(.max(3))])
         upstream.send(3)
         upstream.send(completion: .finished)
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
@@ -51,7 +51,7 @@ final class RetryTests: XCTestCase {
         upstream.retry(1).subscribe(recorder)
         XCTAssertEqual(upstream.send(1), .max(2))
         upstream.send(completion: .failure(.boom))
-        XCTAssertEqual(upstream.requests, [.demand(.max(1)), .demand(.max(2))])
+        XCTAssertEqual(upstream.events, [.requested(.max(1)), .requested(.max(2))])
     }
 
     func testSucceedsAfterSomeFailures() {
@@ -102,7 +102,7 @@ final class RetryTests: XCTestCase {
             XCTAssertEqual(recorder.events, [.subscription])
         }
         XCTAssertEqual(upstream.subscriptionCount, 2, "no retry after cancel")
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .requested(.unlimited), .cancelled])
         XCTAssertFalse(upstream.hasSubscriber)
         XCTAssertNil(weakRecorder)
     }

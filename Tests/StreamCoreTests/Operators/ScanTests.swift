@@ -51,7 +51,7 @@ final class TryScanTests: XCTestCase {
         upstream.send(4)
         XCTAssertEqual(recorder.values, [2, 5])
         XCTAssertEqual(recorder.completionSummary, ["failure(other(-1))"])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
     }
 
     func testFinishes() {

@@ -5,7 +5,7 @@ final class ShareTests: XCTestCase {
     /// The book: "share to avoid repeated network requests" — N subscribers, one upstream
     /// subscription, and the upstream's work done once per value.
     func testManySubscribersCauseExactlyOneUpstreamSubscription() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         var requestsMade = 0
         let shared = upstream.map { value -> Int in
             requestsMade += 1
@@ -24,7 +24,7 @@ final class ShareTests: XCTestCase {
     }
 
     func testLateSubscriberMissesEarlierValues() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let shared = upstream.share()
         let early = Recorder<Int, Never>()
         shared.subscribe(early)
@@ -41,7 +41,7 @@ final class ShareTests: XCTestCase {
     }
 
     func testEachSubscribersDemandIsHonouredSeparately() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let shared = upstream.share()
         let limited = Recorder<Int, Never>(initialDemand: .max(2))
         let unlimited = Recorder<Int, Never>()
@@ -56,7 +56,7 @@ final class ShareTests: XCTestCase {
     }
 
     func testOnlyTheLastCancelCancelsUpstream() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let shared = upstream.share()
         let first = Recorder<Int, Never>()
         let second = Recorder<Int, Never>()
@@ -72,7 +72,7 @@ final class ShareTests: XCTestCase {
     }
 
     func testSubscriberAfterAllCancelledSubscribesUpstreamAgain() {
-        let upstream = UpstreamProbe<Int, Never>()
+        let upstream = TrackedSubject<Int, Never>()
         let shared = upstream.share()
         let first = Recorder<Int, Never>()
         shared.subscribe(first)
@@ -88,7 +88,7 @@ final class ShareTests: XCTestCase {
     /// Apple/OpenCombine: once the upstream has completed, the shared subject has too, so a new
     /// subscriber gets the completion at once and the upstream is not subscribed again.
     func testSubscriberAfterCompletionGetsTheCompletionWithoutResubscribing() {
-        let upstream = UpstreamProbe<Int, TestError>()
+        let upstream = TrackedSubject<Int, TestError>()
         let shared = upstream.share()
         let first = Recorder<Int, TestError>()
         shared.subscribe(first)

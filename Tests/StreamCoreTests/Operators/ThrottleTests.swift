@@ -78,10 +78,10 @@ final class ThrottleTests: XCTestCase {
 
     func testValuesWithoutDemandAreDropped() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         upstream.throttle(for: .seconds(10), scheduler: scheduler, latest: false).subscribe(recorder)
-        XCTAssertEqual(upstream.subscription.requests, [.unlimited])
+        XCTAssertEqual(upstream.requests, [.unlimited])
         upstream.send(1)
         scheduler.advance()
         upstream.send(2)
@@ -97,7 +97,7 @@ final class ThrottleTests: XCTestCase {
 
     func testNothingIsDeliveredOnTheCallersThread() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         let recorder = Recorder<Int, Never>()
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
         upstream.send(1)
@@ -109,7 +109,7 @@ final class ThrottleTests: XCTestCase {
 
     func testCancelStopsDeliveryAndReleasesDownstream() {
         let scheduler = DispatchQueue.test
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
         weak var weakRecorder: Recorder<Int, Never>?
         do {
             let recorder = Recorder<Int, Never>()
@@ -120,7 +120,7 @@ final class ThrottleTests: XCTestCase {
             scheduler.run()
             XCTAssertEqual(recorder.values, [])
         }
-        XCTAssertTrue(upstream.subscription.cancelled)
+        XCTAssertTrue(upstream.cancelled)
         XCTAssertNil(weakRecorder)
     }
 

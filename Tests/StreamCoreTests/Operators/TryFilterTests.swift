@@ -21,7 +21,7 @@ final class TryFilterTests: XCTestCase {
         (1...4).forEach { upstream.send($0) }
         XCTAssertEqual(recorder.values, [1, 2])
         XCTAssertEqual(recorder.completionSummary, ["failure(boom)"])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
     }
 
     func testFusions() {

@@ -21,7 +21,7 @@ final class TryMapTests: XCTestCase {
         upstream.send(3)
         XCTAssertEqual(recorder.values, [1])
         XCTAssertEqual(recorder.completionSummary, ["failure(boom)"])
-        XCTAssertEqual(upstream.requests, [.demand(.unlimited), .cancel])
+        XCTAssertEqual(upstream.events, [.requested(.unlimited), .cancelled])
     }
 
     func testHonoursDemandAndForwardsUpstreamFailure() {
@@ -29,7 +29,7 @@ final class TryMapTests: XCTestCase {
         let recorder = Recorder<Int, Error>(initialDemand: .max(2), demandPerValue: .none)
         upstream.tryMap { $0 + 1 }.subscribe(recorder)
         recorder.request(.max(3))
-        XCTAssertEqual(upstream.requests, [.demand(.max(2)), .demand(.max(3))])
+        XCTAssertEqual(upstream.events, [.requested(.max(2)), .requested(.max(3))])
         upstream.send(1)
         upstream.send(completion: .failure(.other(7)))
         XCTAssertEqual(recorder.values, [2])

@@ -1,34 +1,47 @@
 import StreamCore
 
 /// A publisher the test drives by hand: it counts subscriptions, logs what its subscribers
-/// request and cancel, and sends values and completions to its current subscriber.
+/// request and cancel (`events`, across all subscriptions, in order), and sends values and
+/// completions straight to its current subscriber (ignoring demand, so a test can check that an
+/// operator copes).
 ///
-/// `onSubscribe` runs after each subscription has been handed out, e.g. to fail at once like
-/// `Fail` (for retry) or to emit values synchronously. A cancelled or completed subscriber is
-/// released, as a real publisher would.
+/// By default a cancelled or completed subscriber is released, as a real publisher would; with
+/// `keepsSubscriber: true` it is kept, so a test can check that an operator ignores anything
+/// sent afterwards (as Combine's own tests do). `onSubscribe` runs after each subscription has
+/// been handed out, e.g. to fail at once like `Fail` (for retry) or to emit values synchronously.
 final class ScriptedPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
     // Safe to share: every stored var is only touched with `lock` held.
-    enum Request: Equatable {
-        case demand(Subscribers.Demand)
-        case cancel
+    enum Event: Equatable {
+        case requested(Subscribers.Demand)
+        case cancelled
     }
 
     private let lock = TestLock()
+    private let keepsSubscriber: Bool
     private var current: AnySubscriber<Output, Failure>?
     private var generation = 0
-    private var log: [Request] = []
+    private var log: [Event] = []
     private var count = 0
     private let onSubscribe: (ScriptedPublisher) -> Void
 
-    init(onSubscribe: @escaping (ScriptedPublisher) -> Void = { _ in }) {
+    init(keepsSubscriber: Bool = false, onSubscribe: @escaping (ScriptedPublisher) -> Void = { _ in }) {
+        self.keepsSubscriber = keepsSubscriber
         self.onSubscribe = onSubscribe
     }
 
     /// How many times a subscriber has been attached.
     var subscriptionCount: Int { lock.withLock { count } }
     /// Every request and cancel received, across all subscriptions, in order.
-    var requests: [Request] { lock.withLock { log } }
-    /// Whether a subscriber is attached and has been neither cancelled nor completed.
+    var events: [Event] { lock.withLock { log } }
+    /// The demands requested so far, in order.
+    var requests: [Subscribers.Demand] {
+        events.compactMap { if case .requested(let demand) = $0 { demand } else { nil } }
+    }
+    /// How many times a subscription was cancelled.
+    var cancelCount: Int { events.filter { $0 == .cancelled }.count }
+    /// Whether any subscription was cancelled.
+    var cancelled: Bool { cancelCount > 0 }
+    /// Whether a subscriber is attached (and, unless `keepsSubscriber`, neither cancelled nor completed).
     var hasSubscriber: Bool { lock.withLock { current != nil } }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -48,19 +61,19 @@ final class ScriptedPublisher<Output, Failure: Error>: Publisher, @unchecked Sen
         lock.withLock { current }?.receive(value) ?? .none
     }
 
-    /// Completes the current subscriber and lets go of it.
+    /// Completes the current subscriber (and lets go of it, unless `keepsSubscriber`).
     func send(completion: Subscribers.Completion<Failure>) {
         let subscriber = lock.withLock {
-            defer { current = nil }
+            defer { if !keepsSubscriber { current = nil } }
             return current
         }
         subscriber?.receive(completion: completion)
     }
 
-    fileprivate func record(_ request: Request, generation: Int) {
+    fileprivate func record(_ event: Event, generation: Int) {
         lock.withLock {
-            log.append(request)
-            if request == .cancel, generation == self.generation { current = nil }
+            log.append(event)
+            if event == .cancelled, generation == self.generation, !keepsSubscriber { current = nil }
         }
     }
 
@@ -71,19 +84,7 @@ final class ScriptedPublisher<Output, Failure: Error>: Publisher, @unchecked Sen
             self.publisher = publisher
             self.generation = generation
         }
-        func request(_ demand: Subscribers.Demand) { publisher?.record(.demand(demand), generation: generation) }
-        func cancel() { publisher?.record(.cancel, generation: generation) }
-    }
-}
-
-extension Recorder where Failure == Error {
-    /// The completions as text (`finished`, `failure(boom)`), since `Error` isn't Equatable.
-    var completionSummary: [String] {
-        completions.map {
-            switch $0 {
-            case .finished: "finished"
-            case .failure(let error): "failure(\(error))"
-            }
-        }
+        func request(_ demand: Subscribers.Demand) { publisher?.record(.requested(demand), generation: generation) }
+        func cancel() { publisher?.record(.cancelled, generation: generation) }
     }
 }

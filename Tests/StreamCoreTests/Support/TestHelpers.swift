@@ -1,46 +1,6 @@
+import Dispatch
 import StreamCore
 import XCTest
-
-/// A publisher driven by the test that records what its one subscriber asks of it: every
-/// request and cancel. It keeps its subscriber after a cancel or completion, so a test can check
-/// that an operator ignores anything sent afterwards (as Combine's own tests do).
-final class ScriptedUpstream<Output, Failure: Error>: Publisher {
-    enum Event: Equatable {
-        case requested(Subscribers.Demand)
-        case cancelled
-    }
-
-    private(set) var events: [Event] = []
-    private var subscriber: AnySubscriber<Output, Failure>?
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscriber = AnySubscriber(subscriber)
-        self.subscriber = subscriber
-        subscriber.receive(subscription: ProbeSubscription(probe: self))
-    }
-
-    /// Delivers a value and returns the demand the subscriber added.
-    @discardableResult
-    func send(_ value: Output) -> Subscribers.Demand { subscriber?.receive(value) ?? .none }
-
-    func send(completion: Subscribers.Completion<Failure>) { subscriber?.receive(completion: completion) }
-
-    /// The requests made so far, in order.
-    var requests: [Subscribers.Demand] {
-        events.compactMap { if case .requested(let demand) = $0 { demand } else { nil } }
-    }
-
-    var cancelCount: Int { events.filter { $0 == .cancelled }.count }
-
-    fileprivate func record(_ event: Event) { events.append(event) }
-
-    private final class ProbeSubscription: Subscription {
-        weak var probe: ScriptedUpstream?
-        init(probe: ScriptedUpstream) { self.probe = probe }
-        func request(_ demand: Subscribers.Demand) { probe?.record(.requested(demand)) }
-        func cancel() { probe?.record(.cancelled) }
-    }
-}
 
 /// A subscriber that requests unlimited values, holds its subscription only until it cancels,
 /// and lets a test see (weakly) whether the subscription object outlives it.
@@ -93,4 +53,21 @@ func assertReleasedAfterCancel<P: Publisher>(
 /// The error of a `.failure` completion, as a `TestError`.
 func testError<F: Error>(_ completions: [Subscribers.Completion<F>]) -> [TestError?] {
     completions.map { if case .failure(let error) = $0 { error as? TestError } else { nil } }
+}
+
+extension Recorder where Failure == Error {
+    /// The completions as text (`finished`, `failure(boom)`), since `Error` isn't Equatable.
+    var completionSummary: [String] {
+        completions.map {
+            switch $0 {
+            case .finished: "finished"
+            case .failure(let error): "failure(\(error))"
+            }
+        }
+    }
+}
+
+/// Milliseconds on a test scheduler since `start`, for readable timelines.
+func milliseconds(since start: DispatchQueue.SchedulerTimeType, on scheduler: TestSchedulerOf<DispatchQueue>) -> Int {
+    start.distance(to: scheduler.now).magnitude / 1_000_000
 }
