@@ -72,10 +72,13 @@ let package = Package(
             ]
         ),
 
+        // Blocking loopback HTTP client shared by the HTTPServer and ServiceApp test targets.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "StreamCore"],
+            dependencies: ["HTTPServer", "StreamCore", "HTTPTestSupport"],
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),
@@ -85,7 +88,7 @@ let package = Package(
 
         .testTarget(
             name: "ServiceAppTests",
-            dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore"]
+            dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore", "HTTPTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import FakeGithub
 import Foundation
 import XCTest

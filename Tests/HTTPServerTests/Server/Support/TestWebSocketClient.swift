@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Foundation
 @testable import HTTPServer
 

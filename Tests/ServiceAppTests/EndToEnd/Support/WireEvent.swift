@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Foundation
 
 /// A server → client `/ws` event as a client reads it off the wire (one JSON object per frame).

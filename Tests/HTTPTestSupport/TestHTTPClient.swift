@@ -1,8 +1,9 @@
 import Foundation
-import XCTest
 
+/// Shared by the HTTPServer and ServiceApp test targets (test targets cannot import each other).
+///
 /// Why a test client call failed.
-enum TestClientError: Error, Equatable {
+public enum TestClientError: Error, Equatable {
     case connectFailed(Int32)
     case timedOut
     case closed
@@ -11,30 +12,30 @@ enum TestClientError: Error, Equatable {
 }
 
 /// A response as the test client read it.
-struct TestResponse {
-    var status: Int
-    var reason: String
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+public struct TestResponse {
+    public var status: Int
+    public var reason: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
     /// The first value of `name` (case-insensitive).
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A small blocking HTTP client over a raw POSIX socket, for end-to-end tests: every read waits
 /// at most `timeout` (poll), so a broken server fails a test instead of hanging it.
-final class TestHTTPClient {
-    let fd: Int32
+public final class TestHTTPClient {
+    public let fd: Int32
     /// Bytes read from the socket but not consumed yet.
-    var buffer: [UInt8] = []
-    var timeout: TimeInterval
+    public var buffer: [UInt8] = []
+    public var timeout: TimeInterval
 
     /// Connects to `host:port` (numeric IPv4 or IPv6).
-    init(host: String = "127.0.0.1", port: UInt16, timeout: TimeInterval = 5) throws {
+    public init(host: String = "127.0.0.1", port: UInt16, timeout: TimeInterval = 5) throws {
         self.timeout = timeout
         let v6 = host.contains(":")
         fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -75,7 +76,7 @@ final class TestHTTPClient {
     // MARK: Sending
 
     /// Sends every byte (blocking).
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes {
@@ -89,11 +90,11 @@ final class TestHTTPClient {
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Sends as much of `bytes` as the socket takes without blocking; returns the count (0 when
     /// the send buffer is full), or throws on a socket error.
-    func sendNonBlocking(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+    public func sendNonBlocking(_ bytes: UnsafeRawBufferPointer) throws -> Int {
         let count = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         if count >= 0 { return count }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
@@ -101,20 +102,20 @@ final class TestHTTPClient {
     }
 
     /// Waits up to `timeout` for the socket to take more bytes.
-    func waitWritable(timeout: TimeInterval) -> Bool {
+    public func waitWritable(timeout: TimeInterval) -> Bool {
         var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         return poll(&pfd, 1, Int32(timeout * 1000)) > 0
     }
 
     /// Half-closes: the server reads end-of-file.
-    func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     // MARK: Receiving
 
     /// Reads once more into `buffer`; false at end-of-file. Throws on timeout or error
     /// (a reset counts as end-of-file).
     @discardableResult
-    func fill(timeout: TimeInterval? = nil) throws -> Bool {
+    public func fill(timeout: TimeInterval? = nil) throws -> Bool {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, Int32((timeout ?? self.timeout) * 1000))
         guard ready > 0 else { throw TestClientError.timedOut }
@@ -129,7 +130,7 @@ final class TestHTTPClient {
     }
 
     /// Reads exactly `count` bytes.
-    func read(count: Int) throws -> [UInt8] {
+    public func read(count: Int) throws -> [UInt8] {
         while buffer.count < count {
             guard try fill() else { throw TestClientError.closed }
         }
@@ -138,7 +139,7 @@ final class TestHTTPClient {
     }
 
     /// Reads until the server closes; returns everything left.
-    func readToEnd() throws -> [UInt8] {
+    public func readToEnd() throws -> [UInt8] {
         while try fill() {}
         defer { buffer = [] }
         return buffer
@@ -146,7 +147,7 @@ final class TestHTTPClient {
 
     /// Whether the server closes the connection within `timeout` (data it sends meanwhile is
     /// kept in `buffer`).
-    func waitForClose(timeout: TimeInterval = 5) -> Bool {
+    public func waitForClose(timeout: TimeInterval = 5) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             do {
@@ -159,7 +160,7 @@ final class TestHTTPClient {
     }
 
     /// Reads one response; `head` says the request was HEAD (no body whatever the framing).
-    func readResponse(head: Bool = false) throws -> TestResponse {
+    public func readResponse(head: Bool = false) throws -> TestResponse {
         var end: Int?
         while true {
             end = Self.find([13, 10, 13, 10], in: buffer)
@@ -192,7 +193,7 @@ final class TestHTTPClient {
     }
 
     /// Sends `request` and reads one response.
-    func request(_ request: String, head: Bool = false) throws -> TestResponse {
+    public func request(_ request: String, head: Bool = false) throws -> TestResponse {
         try send(request)
         return try readResponse(head: head)
     }
@@ -224,7 +225,7 @@ final class TestHTTPClient {
         }
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    public static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for index in 0 ... haystack.count - needle.count where haystack[index] == needle[0] {
             if Array(haystack[index ..< index + needle.count]) == needle { return index }
@@ -234,7 +235,7 @@ final class TestHTTPClient {
 }
 
 /// Polls `condition` every 10 ms until it holds or `timeout` passes.
-func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+public func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
