@@ -72,8 +72,8 @@ let package = Package(
             ]
         ),
 
-        // Blocking loopback HTTP client shared by the HTTPServer and ServiceApp test targets.
-        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        // Blocking loopback HTTP and WebSocket test clients shared by the HTTPServer and ServiceApp test targets.
+        .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
         .testTarget(

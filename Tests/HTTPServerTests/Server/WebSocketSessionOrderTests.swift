@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Dispatch
 import Foundation
 @testable import HTTPServer

@@ -53,7 +53,7 @@ final class EventClient {
     @discardableResult
     func next(timeout: TimeInterval = 10) throws -> WireEvent {
         socket.http.timeout = max(0.01, timeout)
-        let event = try WireEvent.decode(socket.readText())
+        let event = try WireEvent.decode(nextText())
         events.append(event)
         return event
     }
@@ -89,6 +89,17 @@ final class EventClient {
             }
         }
         return read
+    }
+
+    /// The next text message: pings and pongs are skipped; a close throws `closed`.
+    private func nextText() throws -> String {
+        while true {
+            let message = try socket.readMessage()
+            if message.opcode == .ping || message.opcode == .pong { continue }
+            if message.opcode == .close { throw TestClientError.closed }
+            guard message.opcode == .text else { throw TestClientError.malformed("expected text, got \(message.opcode)") }
+            return String(decoding: message.payload, as: UTF8.self)
+        }
     }
 }
 

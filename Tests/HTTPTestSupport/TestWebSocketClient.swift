@@ -1,31 +1,30 @@
-import HTTPTestSupport
 import Foundation
-@testable import HTTPServer
+import HTTPServer
 
 /// A minimal blocking WebSocket client for end-to-end tests: masks its frames with the
 /// module's encoder and reads the server's frames with the module's decoder.
-final class TestWebSocketClient {
-    let http: TestHTTPClient
+public final class TestWebSocketClient {
+    public let http: TestHTTPClient
     /// The 101 response.
-    let handshake: TestResponse
+    public let handshake: TestResponse
     private var decoder = WebSocketFrameDecoder(requireMasking: false, allowsCompressionBit: true)
     /// The client side of permessage-deflate, when the server agreed to it.
-    private(set) var deflate: PerMessageDeflate?
+    public private(set) var deflate: PerMessageDeflate?
     private var maskSeed: UInt32 = 0x1234_5678
 
     /// A fresh random `Sec-WebSocket-Key`.
-    static func makeKey() -> String {
+    public static func makeKey() -> String {
         Data((0 ..< 16).map { _ in UInt8.random(in: 0 ... 255) }).base64EncodedString()
     }
 
     /// The upgrade request for `path`, with `extra` header lines (each ending in CRLF).
-    static func upgradeRequest(path: String, key: String, extra: String = "") -> String {
+    public static func upgradeRequest(path: String, key: String, extra: String = "") -> String {
         "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extra)\r\n"
     }
 
     /// Connects and upgrades; throws `TestClientError.malformed` unless the answer is 101.
-    init(port: UInt16, path: String = "/ws/echo", extra: String = "", timeout: TimeInterval = 5) throws {
+    public init(port: UInt16, path: String = "/ws/echo", extra: String = "", timeout: TimeInterval = 5) throws {
         http = try TestHTTPClient(port: port, timeout: timeout)
         try http.send(Self.upgradeRequest(path: path, key: Self.makeKey(), extra: extra))
         handshake = try http.readResponse()
@@ -50,27 +49,27 @@ final class TestWebSocketClient {
     // MARK: Sending
 
     /// Sends one masked frame.
-    func send(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, rsv1: Bool = false) throws {
+    public func send(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, rsv1: Bool = false) throws {
         try http.send(WebSocketFrameEncoder.frame(fin: fin, rsv1: rsv1, opcode: opcode, payload: payload, maskingKey: nextMask()))
     }
 
-    func send(text: String) throws { try send(.text, Array(text.utf8)) }
+    public func send(text: String) throws { try send(.text, Array(text.utf8)) }
 
     /// Sends a compressed text or binary message (RSV1) with the agreed permessage-deflate.
-    func sendCompressed(_ opcode: WebSocketOpcode, _ payload: [UInt8]) throws {
+    public func sendCompressed(_ opcode: WebSocketOpcode, _ payload: [UInt8]) throws {
         guard let deflate else { throw TestClientError.malformed("permessage-deflate not agreed") }
         try send(opcode, deflate.compress(payload), rsv1: true)
     }
 
     /// Sends a close frame.
-    func sendClose(code: WebSocketCloseCode, reason: String = "") throws {
+    public func sendClose(code: WebSocketCloseCode, reason: String = "") throws {
         try send(.close, WebSocketFrameEncoder.closePayload(code: code, reason: reason))
     }
 
     // MARK: Receiving
 
     /// The next frame from the server (unmasked, as the server must send).
-    func readFrame() throws -> WebSocketFrame {
+    public func readFrame() throws -> WebSocketFrame {
         while true {
             if let frame = try decoder.nextFrame() { return frame }
             guard try http.fill() else { throw TestClientError.closed }
@@ -81,7 +80,7 @@ final class TestWebSocketClient {
 
     /// The next data message (fragments joined, decompressed); control frames other than
     /// close are returned as they come.
-    func readMessage() throws -> (opcode: WebSocketOpcode, payload: [UInt8]) {
+    public func readMessage() throws -> (opcode: WebSocketOpcode, payload: [UInt8]) {
         var first = try readFrame()
         if first.opcode.isControl || first.fin && !first.rsv1 { return (first.opcode, first.payload) }
         var payload = first.payload
@@ -101,14 +100,14 @@ final class TestWebSocketClient {
     }
 
     /// The next text message.
-    func readText() throws -> String {
+    public func readText() throws -> String {
         let message = try readMessage()
         guard message.opcode == .text else { throw TestClientError.malformed("expected text, got \(message.opcode)") }
         return String(decoding: message.payload, as: UTF8.self)
     }
 
     /// Reads until a close frame and returns its code (nil for an empty close payload).
-    func readClose() throws -> UInt16? {
+    public func readClose() throws -> UInt16? {
         while true {
             let frame = try readFrame()
             guard frame.opcode == .close else { continue }
@@ -118,5 +117,5 @@ final class TestWebSocketClient {
     }
 
     /// Whether the server closes TCP within `timeout`.
-    func waitForTCPClose(timeout: TimeInterval = 5) -> Bool { http.waitForClose(timeout: timeout) }
+    public func waitForTCPClose(timeout: TimeInterval = 5) -> Bool { http.waitForClose(timeout: timeout) }
 }
