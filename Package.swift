@@ -25,11 +25,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // epoll and eventfd (Linux headers Swift's Glibc module leaves out), for the server's loops.
+        .systemLibrary(name: "CEpoll"),
         // HTTP/1.1 + WebSocket server on Foundation/Dispatch sockets.
         .target(
             name: "HTTPServer",
             dependencies: [
-                "StreamCore", "CZlib",
+                "StreamCore", "CZlib", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

@@ -7,7 +7,7 @@ import Foundation
 /// Confined to the connection's loop. One request is in flight at a time; while an async
 /// handler runs, reading pauses, so pipelined requests wait in the kernel, not in memory.
 final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
-    // Sendable: confined to the connection's loop (a serial queue); closures capturing it run there.
+    // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
     private let server: ServerContext
     private var parser: HTTPRequestParser
     private var serializer = HTTPResponseSerializer()

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 
-/// An HTTP/1.1 and WebSocket server on nonblocking sockets driven by Dispatch.
+/// An HTTP/1.1 and WebSocket server on nonblocking sockets, driven by one epoll loop per core.
 ///
 /// ```swift
 /// var router = Router()
@@ -61,7 +61,7 @@ public final class HTTPServer: @unchecked Sendable {
             configuration: configuration, router: router, webSocketRoutes: webSocketRoutes, logger: logger,
             errorResponse: errorResponse
         )
-        let group = EventLoopGroup(count: configuration.loopCount)
+        let group = try EventLoopGroup(count: configuration.loopCount)
         let listener: Listener
         do {
             listener = try Listener(
@@ -98,7 +98,7 @@ public final class HTTPServer: @unchecked Sendable {
     var bufferedBytes: Int {
         guard let group = lock.withLock({ group }) else { return 0 }
         return group.loops.reduce(0) { total, loop in
-            total + loop.queue.sync {
+            total + loop.sync {
                 loop.connections.reduce(0) { sum, timed in
                     guard let connection = timed as? Connection else { return sum }
                     let queued = (connection.handler as? WebSocketConnectionHandler)?.queuedInboundBytes ?? 0
@@ -146,7 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
             if listener.openConnections > 0 {
                 logger.warning("drain timeout: closing \(listener.openConnections) connections")
                 for loop in group.loops {
-                    loop.queue.sync {
+                    loop.sync {
                         for case let connection as Connection in loop.connections { connection.close() }
                     }
                 }

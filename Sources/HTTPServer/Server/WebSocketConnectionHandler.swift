@@ -6,7 +6,7 @@ import StreamCore
 ///
 /// Confined to the connection's loop.
 final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
-    // Sendable: confined to the connection's loop (a serial queue); closures capturing it run there.
+    // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
     let configuration: WebSocketConfiguration
     private(set) var session: WebSocketSession!
     private let connection: Connection

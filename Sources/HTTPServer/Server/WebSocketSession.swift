@@ -44,13 +44,13 @@ public final class WebSocketSession: @unchecked Sendable {
     /// overtake calls other threads queued just before it (seen under load as a lookup's
     /// `activity:false`, sent on the loop, arriving before its `activity:true`).
     public func send(_ message: Message) {
-        loop.queue.async { [self] in handler?.send(message, enforceLimit: true) }
+        loop.enqueue { [self] in handler?.send(message, enforceLimit: true) }
     }
 
     /// Starts the closing handshake; the connection closes when the client answers or after
     /// `closeTimeout`. Ordered with `send(_:)`.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
-        loop.queue.async { [self] in handler?.close(code: code, reason: reason) }
+        loop.enqueue { [self] in handler?.close(code: code, reason: reason) }
     }
 
     /// The publisher of the client's messages.

@@ -1,15 +1,15 @@
-import Dispatch
 import Foundation
 
 /// Buffered, nonblocking I/O on one accepted socket.
 ///
-/// Confined to its `loop`: create it and call every method on `loop.queue`. Reads go through
-/// the loop's shared buffer to the `handler`; writes are attempted at once and the rest is kept
-/// in `output` until the socket is writable again (the write source exists only meanwhile).
-/// Reading can be paused for back pressure.
-final class Connection: TimedConnection, @unchecked Sendable {
-    // Sendable: every mutable field is only touched on `loop.queue` (a serial queue), which
-    // serialises access the way a lock would; callers from elsewhere go through `loop.execute`.
+/// Confined to its `loop`: create it and call every method on the loop. Reads go through the
+/// loop's shared buffer to the `handler`; writes are attempted at once and the rest is kept in
+/// `output` until the socket is writable again (only then does the loop watch for
+/// writability). Reading can be paused for back pressure.
+
+final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
+    // Sendable: every mutable field is only touched on `loop`'s thread, which serialises access
+    // the way a lock would; callers from elsewhere go through `loop.execute`.
 
     let socket: Socket
     let loop: EventLoop
@@ -19,11 +19,9 @@ final class Connection: TimedConnection, @unchecked Sendable {
     /// Uptime in nanoseconds at which the handler is told its deadline passed; 0 for none.
     var deadline: UInt64 = 0
 
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
+    private var token: UInt64?
+    private var interest: IOInterest = []
     private var readingPaused = false
-    private var writeSourceRunning = false
-    private var openSources = 0
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var closeWhenFlushed = false
@@ -37,15 +35,12 @@ final class Connection: TimedConnection, @unchecked Sendable {
         self.onClose = onClose
     }
 
-    /// Starts reading (on the loop).
-    func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
-        source.setEventHandler { [unowned self] in readable() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        openSources += 1
-        readSource = source
+    /// Starts reading (on the loop). When the loop can't watch the socket, nothing has
+    /// happened: the caller still owns the socket.
+    func start() throws(SocketError) {
+        token = try loop.register(socket.fd, interest: .readable, handler: self)
+        interest = .readable
         loop.watch(self)
-        source.resume()
     }
 
     /// Bytes accepted by `write` that the socket has not taken yet.
@@ -68,10 +63,10 @@ final class Connection: TimedConnection, @unchecked Sendable {
             return
         case .wrote(let count):
             output.append(contentsOf: bytes[count...])
-            startWriteSource()
+            updateInterest()
         case .wouldBlock:
             output.append(contentsOf: bytes)
-            startWriteSource()
+            updateInterest()
         case .failed:
             close()
         }
@@ -91,15 +86,15 @@ final class Connection: TimedConnection, @unchecked Sendable {
     /// Stops reading from the socket (back pressure); the kernel buffer then fills and TCP
     /// slows the peer down.
     func pauseReading() {
-        guard !isClosed, !readingPaused, let readSource else { return }
+        guard !isClosed, !readingPaused else { return }
         readingPaused = true
-        readSource.suspend()
+        updateInterest()
     }
 
     func resumeReading() {
-        guard !isClosed, readingPaused, !closeWhenFlushed, let readSource else { return }
+        guard !isClosed, readingPaused, !closeWhenFlushed else { return }
         readingPaused = false
-        readSource.resume()
+        updateInterest()
     }
 
     /// Closes the socket at once, dropping unwritten output.
@@ -109,14 +104,11 @@ final class Connection: TimedConnection, @unchecked Sendable {
         loop.unwatch(self)
         output = []
         outputOffset = 0
-        if let readSource {
-            if readingPaused { readSource.resume() }
-            readSource.cancel()
+        if let token {
+            loop.deregister(socket.fd, token: token)
+            self.token = nil
         }
-        if let writeSource {
-            if !writeSourceRunning { writeSource.resume() }
-            writeSource.cancel()
-        }
+        socket.close()
         let handler = self.handler
         self.handler = nil
         handler?.connectionDidClose(self)
@@ -126,6 +118,14 @@ final class Connection: TimedConnection, @unchecked Sendable {
     func deadlinePassed() {
         deadline = 0
         handler?.connectionDeadlinePassed(self)
+    }
+
+    func ready(readable: Bool, writable: Bool, failed: Bool) {
+        if writable { self.writable() }
+        if (readable || failed) && !readingPaused { self.readable() }
+        // An error or hang-up: nothing more can be written, and a paused reader would be
+        // told again and again.
+        if failed && !isClosed { close() }
     }
 
     private func readable() {
@@ -159,7 +159,7 @@ final class Connection: TimedConnection, @unchecked Sendable {
         }
         output.removeAll(keepingCapacity: false)
         outputOffset = 0
-        stopWriteSource()
+        updateInterest()
         if closeWhenFlushed {
             close()
         } else {
@@ -175,34 +175,17 @@ final class Connection: TimedConnection, @unchecked Sendable {
         }
     }
 
-    private func startWriteSource() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
-            source.setEventHandler { [unowned self] in writable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            openSources += 1
-            writeSource = source
-            writeSourceRunning = true
-            source.resume()
-        } else if !writeSourceRunning {
-            writeSourceRunning = true
-            writeSource?.resume()
-        }
-    }
-
-    private func stopWriteSource() {
-        guard writeSourceRunning, let writeSource else { return }
-        writeSourceRunning = false
-        writeSource.suspend()
-    }
-
-    /// The descriptor may only be closed once no source watches it any more.
-    private func sourceCancelled() {
-        openSources -= 1
-        if openSources == 0 {
-            readSource = nil
-            writeSource = nil
-            socket.close()
+    /// Tells the loop what to watch for: input unless paused, writability while output waits.
+    private func updateInterest() {
+        guard !isClosed, let token else { return }
+        var wanted: IOInterest = readingPaused ? [] : .readable
+        if pendingOutputCount > 0 { wanted.insert(.writable) }
+        guard wanted != interest else { return }
+        do {
+            try loop.reregister(socket.fd, token: token, interest: wanted)
+            interest = wanted
+        } catch {
+            close()
         }
     }
 }

@@ -88,8 +88,15 @@ final class Listener: @unchecked Sendable {
                 self?.lock.withLock { self?.open -= 1 }
                 onClose()
             }
-            loop.queue.async { [accept] in
-                connection.start()
+            loop.enqueue { [self, accept] in
+                do {
+                    try connection.start()
+                } catch {
+                    logger.warning("dropped connection from \(remote): \(error)")
+                    client.close()
+                    lock.withLock { open -= 1 }
+                    return
+                }
                 accept(connection)
             }
         }

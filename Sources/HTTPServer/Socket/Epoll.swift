@@ -1,0 +1,114 @@
+import CEpoll
+import Foundation
+
+/// What a descriptor registered with an `EventLoop` wants to be told about.
+struct IOInterest: OptionSet, Sendable {
+    let rawValue: UInt32
+
+    static let readable = IOInterest(rawValue: 1 << 0)
+    static let writable = IOInterest(rawValue: 1 << 1)
+
+    /// The epoll event mask (level-triggered). Errors and hang-ups are always reported.
+    var epollEvents: UInt32 {
+        var events: UInt32 = 0
+        if contains(.readable) { events |= EPOLLIN.rawValue }
+        if contains(.writable) { events |= EPOLLOUT.rawValue }
+        return events
+    }
+}
+
+/// One readiness report from `Epoll.wait`.
+struct IOEvent {
+    /// The token the descriptor was registered with.
+    let token: UInt64
+    let readable: Bool
+    let writable: Bool
+    /// An error or hang-up: the connection is beyond use once its input has been read.
+    let failed: Bool
+}
+
+/// An epoll instance (level-triggered) plus an eventfd that wakes it from other threads.
+///
+/// Owned by one `EventLoop`; `wait` is only called from its thread, `wake` from any.
+struct Epoll: ~Copyable {
+    private let fd: Int32
+    private let wakeFD: Int32
+    private let events: UnsafeMutableBufferPointer<epoll_event>
+
+    /// The token `wait` reports for the wake-up descriptor.
+    static let wakeToken = UInt64.max
+
+    init(maxEvents: Int = 256) throws(SocketError) {
+        let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard fd >= 0 else { throw .lastError("epoll_create1") }
+        let wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = Epoll.wakeToken
+        guard wakeFD >= 0, epoll_ctl(fd, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
+            let error = SocketError.lastError(wakeFD >= 0 ? "epoll_ctl" : "eventfd")
+            if wakeFD >= 0 { Glibc.close(wakeFD) }
+            Glibc.close(fd)
+            throw error
+        }
+        self.fd = fd
+        self.wakeFD = wakeFD
+        events = .allocate(capacity: maxEvents)
+    }
+
+    deinit {
+        events.deallocate()
+        Glibc.close(wakeFD)
+        Glibc.close(fd)
+    }
+
+    func add(_ descriptor: Int32, interest: IOInterest, token: UInt64) throws(SocketError) {
+        try control(EPOLL_CTL_ADD, descriptor, events: interest.epollEvents, token: token)
+    }
+
+    func modify(_ descriptor: Int32, interest: IOInterest, token: UInt64) throws(SocketError) {
+        try control(EPOLL_CTL_MOD, descriptor, events: interest.epollEvents, token: token)
+    }
+
+    func remove(_ descriptor: Int32) {
+        var event = epoll_event()
+        _ = epoll_ctl(fd, EPOLL_CTL_DEL, descriptor, &event)
+    }
+
+    /// Makes a `wait` in progress (or the next one) return at once. Safe from any thread.
+    func wake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: forever) and calls `body` for each ready
+    /// descriptor; wake-ups are consumed here and reported with `wakeToken`.
+    func wait(timeoutMilliseconds: Int32, _ body: (IOEvent) -> Void) {
+        let count = epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
+        guard count > 0 else { return }  // 0: timeout; -1: EINTR (nothing else can fail here)
+        let failure = EPOLLERR.rawValue | EPOLLHUP.rawValue
+        for index in 0..<Int(count) {
+            let event = events[index]
+            let token = event.data.u64
+            if token == Epoll.wakeToken {
+                var value: UInt64 = 0
+                _ = Glibc.read(wakeFD, &value, MemoryLayout<UInt64>.size)
+            }
+            body(
+                IOEvent(
+                    token: token,
+                    readable: event.events & EPOLLIN.rawValue != 0,
+                    writable: event.events & EPOLLOUT.rawValue != 0,
+                    failed: event.events & failure != 0
+                )
+            )
+        }
+    }
+
+    private func control(_ operation: Int32, _ descriptor: Int32, events mask: UInt32, token: UInt64) throws(SocketError) {
+        var event = epoll_event()
+        event.events = mask
+        event.data.u64 = token
+        guard epoll_ctl(fd, operation, descriptor, &event) == 0 else { throw .lastError("epoll_ctl") }
+    }
+}

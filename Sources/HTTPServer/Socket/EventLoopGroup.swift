@@ -1,0 +1,28 @@
+import Foundation
+
+/// A fixed set of loops, each on its own thread; connections are spread over them round-robin.
+final class EventLoopGroup: @unchecked Sendable {
+    // Sendable: `loops` never changes; `nextIndex` is guarded by `lock`.
+    let loops: [EventLoop]
+    private let lock = NSLock()
+    private var nextIndex = 0
+
+    init(count: Int) throws(SocketError) {
+        var loops: [EventLoop] = []
+        for index in 0..<max(1, count) {
+            loops.append(try EventLoop(label: "httpserver.loop.\(index)"))
+        }
+        self.loops = loops
+        loops.forEach { $0.start() }
+    }
+
+    func next() -> EventLoop {
+        lock.lock()
+        defer { lock.unlock() }
+        nextIndex = (nextIndex + 1) % loops.count
+        return loops[nextIndex]
+    }
+
+    /// Stops every loop and waits for their threads.
+    func stop() { loops.forEach { $0.stop() } }
+}
