@@ -4,7 +4,8 @@
 #   OURS_CMD="/work/main/.build/release/ServiceApp --port 8080" Benchmarks/scripts/run-all.sh
 #
 # Servers: "ours" (the command line in OURS_CMD; skipped with a note when empty; OURS_NAME
-# renames its rows), then the anchors HummingbirdAnchor (:8081) and FlyingFoxAnchor (:8082),
+# renames its rows), then the anchors HummingbirdAnchor (:8081, extra arguments in HB_ARGS, e.g.
+# "--threads 1") and FlyingFoxAnchor (:8082),
 # built here in release mode. Each server must print `listening on http://127.0.0.1:PORT` on
 # stdout once bound, serve `GET /hello` and a WebSocket echo at `/ws/echo`. One at a time, each is
 # started, measured by http-throughput.sh, ws-echo.sh and ws-idle-rss.sh, and stopped.
@@ -61,7 +62,7 @@ else
     log "note: OURS_CMD is empty: measuring the anchors only"
 fi
 names+=("Hummingbird 2.28" "FlyingFox 0.27")
-cmds+=("$BIN/HummingbirdAnchor --port 8081" "$BIN/FlyingFoxAnchor --port 8082")
+cmds+=("$BIN/HummingbirdAnchor --port 8081 ${HB_ARGS:-}" "$BIN/FlyingFoxAnchor --port 8082")
 
 http_rows=() echo_rows=() idle_rows=()
 for i in "${!names[@]}"; do

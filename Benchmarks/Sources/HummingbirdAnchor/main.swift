@@ -3,19 +3,22 @@
 //   GET /hello   -> 200 text/plain "Hello, World!" (13 bytes)
 //   GET /ws/echo -> WebSocket upgrade; every text/binary message is echoed back as received
 //
-// Usage: HummingbirdAnchor [--port N] [--deflate]
+// Usage: HummingbirdAnchor [--port N] [--deflate] [--threads N]
 //   --port N     port on 127.0.0.1 (default 8081)
 //   --deflate    offer permessage-deflate (off by default, like the other servers under test)
+//   --threads N  NIO event loop threads (default: NIO's singleton group, one per core)
 // Prints `listening on http://127.0.0.1:PORT` once the socket is bound. No per-request logging.
 import Foundation
 import Hummingbird
 import HummingbirdWSCompression
 import HummingbirdWebSocket
 import Logging
+import NIOPosix
 
 struct Options {
     var port = 8081
     var deflate = false
+    var threads: Int?
 
     static func parse(_ args: [String]) -> Options {
         var options = Options()
@@ -28,6 +31,10 @@ struct Options {
                 index += 1
             case "--deflate":
                 options.deflate = true
+            case "--threads" where index + 1 < args.count:
+                guard let threads = Int(args[index + 1]), threads > 0 else { usage() }
+                options.threads = threads
+                index += 1
             default:
                 usage()
             }
@@ -37,7 +44,7 @@ struct Options {
     }
 
     static func usage() -> Never {
-        print("usage: HummingbirdAnchor [--port N] [--deflate]")
+        print("usage: HummingbirdAnchor [--port N] [--deflate] [--threads N]")
         exit(2)
     }
 }
@@ -72,8 +79,10 @@ let app = Application(
     server: .http1WebSocketUpgrade(
         webSocketRouter: router,
         configuration: .init(
-            maxFrameSize: 1 << 20,
-            extensions: options.deflate ? [.perMessageDeflate()] : []
+            ws: .init(
+                maxFrameSize: 1 << 20,
+                extensions: options.deflate ? [.perMessageDeflate()] : []
+            )
         )
     ),
     configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "HummingbirdAnchor"),
@@ -81,6 +90,7 @@ let app = Application(
         print("listening on http://127.0.0.1:\(port)")
         fflush(nil)  // stdout may be a pipe: the scripts wait for this line
     },
+    eventLoopGroupProvider: options.threads.map { .shared(MultiThreadedEventLoopGroup(numberOfThreads: $0)) } ?? .singleton,
     logger: logger
 )
 try await app.runService()
