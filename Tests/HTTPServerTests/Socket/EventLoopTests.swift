@@ -1,0 +1,186 @@
+import Foundation
+import XCTest
+
+@testable import HTTPServer
+
+final class EventLoopTests: XCTestCase {
+    private var loops: [EventLoop] = []
+
+    override func tearDown() {
+        loops.forEach { $0.stop() }
+        loops = []
+        super.tearDown()
+    }
+
+    private func makeLoop(sweepMilliseconds: UInt64 = 250) throws -> EventLoop {
+        let loop = try EventLoop(label: "test.loop", sweepIntervalMilliseconds: sweepMilliseconds)
+        loop.start()
+        loops.append(loop)
+        return loop
+    }
+
+    func testTasksRunOnTheLoopThreadAndOnlyThere() throws {
+        let loop = try makeLoop()
+        XCTAssertFalse(loop.inLoop)
+        XCTAssertTrue(loop.sync { loop.inLoop })
+        let other = try makeLoop()
+        XCTAssertFalse(loop.sync { other.inLoop })
+    }
+
+    func testExecuteOnTheLoopRunsInlineAndEnqueueKeepsOrder() throws {
+        let loop = try makeLoop()
+        let log = Log()
+        let done = expectation(description: "all tasks ran")
+        loop.enqueue {
+            log.append("a")
+            loop.execute { log.append("a-inline") }
+            loop.enqueue { log.append("a-queued") }
+        }
+        loop.enqueue { log.append("b") }
+        loop.enqueue { log.append("c") }
+        // Queued from the loop after "a-queued": runs after it.
+        loop.enqueue { loop.enqueue { log.append("last"); done.fulfill() } }
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(log.entries, ["a", "a-inline", "b", "c", "a-queued", "last"])
+    }
+
+    func testManyThreadsEnqueueWithoutLosingATask() throws {
+        let loop = try makeLoop()
+        let counter = Log()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<2_000 { loop.enqueue { counter.append("\(thread).\(index)") } }
+        }
+        XCTAssertEqual(loop.sync { counter.entries.count }, 16_000)
+    }
+
+    func testStopRunsWhatWasQueuedThenLaterTasksRunOnTheCaller() throws {
+        let loop = try EventLoop(label: "test.stop")
+        loop.start()
+        let log = Log()
+        for index in 0..<100 { loop.enqueue { log.append("\(index)") } }
+        loop.stop()
+        XCTAssertEqual(log.entries.count, 100)
+        loop.enqueue { log.append("after") }
+        XCTAssertEqual(log.entries.last, "after")
+        XCTAssertEqual(loop.sync { 42 }, 42)
+        loop.stop()  // a second stop returns at once
+    }
+
+    func testReadinessIsReportedAndInterestCanBeChanged() throws {
+        let loop = try makeLoop()
+        let (ours, peer) = try socketPair()
+        let handler = RecordingHandler()
+        let token = try loop.sync { () -> Result<UInt64, SocketError> in
+            Result { () throws(SocketError) in try loop.register(ours, interest: .writable, handler: handler) }
+        }.get()
+
+        let writable = handler.expect(self, "writable")
+        wait(for: [writable], timeout: 5)
+        XCTAssertTrue(loop.sync { handler.events.contains { $0.writable } })
+
+        // Only input from now on: a write by the peer is reported as readable.
+        try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: .readable) } }.get()
+        let readable = handler.expect(self, "readable") { $0.readable }
+        XCTAssertEqual(write(peer, "x", 1), 1)
+        wait(for: [readable], timeout: 5)
+
+        // With no interest at all, a hang-up is still reported, as a failure.
+        try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: []) } }.get()
+        let hangUp = handler.expect(self, "hang-up") { $0.failed }
+        close(peer)
+        wait(for: [hangUp], timeout: 5)
+        loop.sync {
+            loop.deregister(ours, token: token)
+            close(ours)
+        }
+    }
+
+    func testTheSweepTellsConnectionsTheirDeadlinePassed() throws {
+        let loop = try makeLoop(sweepMilliseconds: 10)
+        let due = TimedStub(deadline: DispatchTime.now().uptimeNanoseconds, expectation: expectation(description: "due"))
+        let later = TimedStub(deadline: DispatchTime.now().uptimeNanoseconds + 3_600_000_000_000, expectation: nil)
+        let none = TimedStub(deadline: 0, expectation: nil)
+        loop.sync {
+            loop.watch(due)
+            loop.watch(later)
+            loop.watch(none)
+        }
+        wait(for: [due.expectation!], timeout: 5)
+        XCTAssertEqual(loop.sync { [later.passed, none.passed, loop.connectionCount] }, [0, 0, 3])
+        loop.sync { [due, later, none] in [due, later, none].forEach { loop.unwatch($0) } }
+        XCTAssertEqual(loop.sync { loop.connectionCount }, 0)
+    }
+
+    private func socketPair() throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+            throw SocketError.lastError("socketpair")
+        }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        return (fds[0], fds[1])
+    }
+}
+
+/// Strings appended from any thread.
+private final class Log: @unchecked Sendable {
+    // Sendable: `items` is guarded by `lock`.
+    private let lock = NSLock()
+    private var items: [String] = []
+
+    func append(_ entry: String) { lock.withLock { items.append(entry) } }
+    var entries: [String] { lock.withLock { items } }
+}
+
+private final class RecordingHandler: IOHandler, @unchecked Sendable {
+    // Sendable: `recorded`, `pending` and `condition` are guarded by `lock`.
+    struct Event: Sendable {
+        let readable: Bool
+        let writable: Bool
+        let failed: Bool
+    }
+
+    private let lock = NSLock()
+    private var recorded: [Event] = []
+    private var pending: XCTestExpectation?
+    private var condition: (Event) -> Bool = { _ in true }
+
+    var events: [Event] { lock.withLock { recorded } }
+
+    /// An expectation fulfilled at the next event matching `condition`.
+    func expect(_ test: XCTestCase, _ name: String, where condition: @escaping (Event) -> Bool = { _ in true }) -> XCTestExpectation {
+        let expectation = test.expectation(description: name)
+        lock.withLock {
+            pending = expectation
+            self.condition = condition
+        }
+        return expectation
+    }
+
+    func ready(readable: Bool, writable: Bool, failed: Bool) {
+        let event = Event(readable: readable, writable: writable, failed: failed)
+        let fulfil: XCTestExpectation? = lock.withLock {
+            recorded.append(event)
+            guard let pending, condition(event) else { return nil }
+            self.pending = nil
+            return pending
+        }
+        fulfil?.fulfill()
+    }
+}
+
+private final class TimedStub: TimedConnection, @unchecked Sendable {
+    // Sendable: only touched on the loop (and read back through `sync`).
+    let deadline: UInt64
+    let expectation: XCTestExpectation?
+    var passed = 0
+
+    init(deadline: UInt64, expectation: XCTestExpectation?) {
+        self.deadline = deadline
+        self.expectation = expectation
+    }
+
+    func deadlinePassed() {
+        passed += 1
+        if passed == 1 { expectation?.fulfill() }
+    }
+}
