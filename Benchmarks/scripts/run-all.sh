@@ -10,12 +10,19 @@
 # stdout once bound, serve `GET /hello` and a WebSocket echo at `/ws/echo`. One at a time, each is
 # started, measured by http-throughput.sh, ws-echo.sh and ws-idle-rss.sh, and stopped.
 # Progress and raw tool output go to stderr; the tables go to stdout.
+#
+# SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): pin each server, and the load generators, to those CPUs
+# with taskset, so that the two do not compete for cores (as if on separate machines). Servers
+# that size their thread pools by the cores they may use (ours, SwiftNIO) follow the pinning.
 set -euo pipefail
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$SCRIPTS/lib.sh"
 
 START_TIMEOUT=60   # seconds to wait for a server's `listening on` line
 OURS_NAME="${OURS_NAME:-ours}"
+server_pin="" load_pin=()
+if [ -n "${SERVER_CPUS:-}" ]; then server_pin="taskset -c $SERVER_CPUS "; fi
+if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
 
 tmp="$(mktemp -d)"
 server_pid=""
@@ -71,7 +78,7 @@ for i in "${!names[@]}"; do
     out="$tmp/server-$i.out"
     : >"$out"
     # exec: the PID we hold is the server itself, so stopping it and reading its RSS are exact.
-    bash -c "exec $cmd" >"$out" 2>"$tmp/server-$i.err" &
+    bash -c "exec $server_pin$cmd" >"$out" 2>"$tmp/server-$i.err" &
     server_pid=$!
     base=""
     deadline=$((SECONDS + START_TIMEOUT))
@@ -100,14 +107,14 @@ for i in "${!names[@]}"; do
 
     # Each script runs in the background (run_bg) so that INT/TERM stop the run at once.
     row="| $name | failed (see log) | | |"
-    run_bg "$SCRIPTS/http-throughput.sh" "$name" "$base/hello" >"$tmp/row" && row="$(cat "$tmp/row")"
+    run_bg ${load_pin[@]+"${load_pin[@]}"} "$SCRIPTS/http-throughput.sh" "$name" "$base/hello" >"$tmp/row" && row="$(cat "$tmp/row")"
     http_rows+=("$row")
     row="| $name | failed (see log) | | |"
-    run_bg "$SCRIPTS/ws-echo.sh" "$name" "$ws" >"$tmp/row" && row="$(cat "$tmp/row")"
+    run_bg ${load_pin[@]+"${load_pin[@]}"} "$SCRIPTS/ws-echo.sh" "$name" "$ws" >"$tmp/row" && row="$(cat "$tmp/row")"
     echo_rows+=("$row")
     run_bg sleep 2   # let closed sockets drain before measuring the baseline RSS
     row="| $name | failed (see log) | | | | |"
-    run_bg "$SCRIPTS/ws-idle-rss.sh" "$name" "$ws" "$server_pid" >"$tmp/row" && row="$(cat "$tmp/row")"
+    run_bg ${load_pin[@]+"${load_pin[@]}"} "$SCRIPTS/ws-idle-rss.sh" "$name" "$ws" "$server_pid" >"$tmp/row" && row="$(cat "$tmp/row")"
     idle_rows+=("$row")
 
     stop_server
@@ -140,7 +147,7 @@ $(printf '%s\n' "${echo_rows[@]}")
 |---|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${idle_rows[@]}")
 
-Servers (one at a time; load generator on the same machine, over loopback):
+Servers (one at a time; load generator on the same machine, over loopback$( [ -z "$server_pin${LOAD_CPUS:-}" ] || printf '; servers pinned with `%s`, load generators with `taskset -c %s`' "${server_pin% }" "${LOAD_CPUS:-(none)}")):
 $(for i in "${!names[@]}"; do printf -- '- %s: `%s`\n' "${names[$i]}" "${cmds[$i]}"; done)
 $( [ -n "${OURS_CMD:-}" ] || echo '- ours: not measured (OURS_CMD was empty)')
 

@@ -9,7 +9,7 @@ import StreamCore
 let arguments = CommandLine.arguments
 let port = arguments.firstIndex(of: "--port").flatMap { UInt16(arguments[$0 + 1]) } ?? 8080
 let deflate = arguments.contains("--deflate")
-let loops = arguments.firstIndex(of: "--loops").flatMap { Int(arguments[$0 + 1]) } ?? ProcessInfo.processInfo.activeProcessorCount
+let loops = arguments.firstIndex(of: "--loops").flatMap { Int(arguments[$0 + 1]) } ?? AvailableCores.count
 
 var router = Router()
 let hello = Array("Hello, World!".utf8)

@@ -7,7 +7,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Port to bind; 0 picks a free one (see `HTTPServer.start()`'s result).
     public var port: UInt16
     public var backlog: Int32
-    /// Serial I/O loops; connections are spread over them.
+    /// Event loops (one thread each); connections are spread over them. Default: the cores this
+    /// process may use (`AvailableCores.count`).
     public var loopCount: Int
     /// Connections beyond this are closed as soon as they are accepted.
     public var maxConnections: Int
@@ -25,7 +26,7 @@ public struct HTTPServerConfiguration: Sendable {
 
     public init(
         host: String = "0.0.0.0", port: UInt16 = 8080, backlog: Int32 = 1024,
-        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, maxConnections: Int = 20_000,
+        loopCount: Int = AvailableCores.count, maxConnections: Int = 20_000,
         parserLimits: HTTPParserLimits = HTTPParserLimits(), requestReadTimeout: TimeInterval = 10,
         idleTimeout: TimeInterval = 60, compression: Bool = true, drainTimeout: TimeInterval = 10,
         webSocket: WebSocketConfiguration = WebSocketConfiguration()
