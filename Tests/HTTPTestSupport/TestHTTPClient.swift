@@ -110,6 +110,13 @@ public final class TestHTTPClient {
     /// Half-closes: the server reads end-of-file.
     public func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
+    /// Makes the close (when the client is released) a reset (`SO_LINGER` 0) rather than a FIN,
+    /// as when a client process dies with unread data.
+    public func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     // MARK: Receiving
 
     /// Reads once more into `buffer`; false at end-of-file. Throws on timeout or error

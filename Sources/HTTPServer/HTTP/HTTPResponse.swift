@@ -26,9 +26,18 @@ public struct HTTPResponse: Sendable {
 }
 
 /// Receives the chunks of a streamed response body.
+///
+/// Back pressure: `write` never blocks and always accepts the chunk; a producer that can
+/// outrun its client paces itself with `whenReady` (or `writeAndWait` from async code), so the
+/// server holds at most about `readyThresholdBytes` of a body for a client that reads slowly.
 public protocol ResponseBodyWriter: Sendable {
     /// Sends one chunk (an empty chunk is ignored).
     func write(_ bytes: [UInt8])
+    /// Calls `body` once the connection can take more: when fewer than
+    /// `ResponseBodyWriterDefaults.readyThresholdBytes` written bytes wait to be sent, or the
+    /// response has ended, or the client has gone (later writes are then dropped). Called on
+    /// the connection's loop; at once if that is already so. The default calls it at once.
+    func whenReady(_ body: @escaping @Sendable () -> Void)
     /// Ends the body.
     func finish()
     /// Gives up on the body: the connection closes once what was written is sent, so the client
@@ -37,6 +46,22 @@ public protocol ResponseBodyWriter: Sendable {
     func abort()
 }
 
+/// Limits shared by the server's `ResponseBodyWriter`.
+public enum ResponseBodyWriterDefaults {
+    /// Unsent bytes below which `whenReady` calls back at once.
+    public static let readyThresholdBytes = 64 * 1024
+}
+
 extension ResponseBodyWriter {
     public func abort() { finish() }
+
+    public func whenReady(_ body: @escaping @Sendable () -> Void) { body() }
+
+    /// Sends one chunk, then waits until the connection can take more (see `whenReady`).
+    public func writeAndWait(_ bytes: [UInt8]) async {
+        write(bytes)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            whenReady { continuation.resume() }
+        }
+    }
 }

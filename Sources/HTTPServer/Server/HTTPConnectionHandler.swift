@@ -13,6 +13,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private var serializer = HTTPResponseSerializer()
     private var compressor: ResponseCompressor?
     private var inFlight = false
+    /// The async handler answering the request in flight, if any.
+    private var handlerTask: Task<Void, Never>?
+    /// The streamed body being sent, if any: told when the output drains.
+    private var bodyWriter: StreamedBodyWriter?
     private var idle = true
     /// The last response announced `Connection: close`: pipelined requests behind it are ignored.
     private var closing = false
@@ -47,7 +51,19 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         if inFlight { connection.pauseReading() } else { connection.close() }
     }
 
-    func connectionDidClose(_ connection: Connection) {}
+    func connectionDidClose(_ connection: Connection) {
+        // The client is gone (reset, or hung up while its request ran): nobody will read the
+        // answer, so the handler is told to stop (e.g. an upstream lookup is cancelled), and a
+        // paced body producer is released.
+        handlerTask?.cancel()
+        handlerTask = nil
+        bodyWriter?.connectionDrainedOrClosed()
+        bodyWriter = nil
+    }
+
+    func connectionDidDrainOutput(_ connection: Connection) {
+        bodyWriter?.connectionDrainedOrClosed()
+    }
 
     /// Closes the connection if it is between requests (graceful shutdown), once the last
     /// response has gone out.
@@ -96,9 +112,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         case .deferred(let handler, let request):
             connection.pauseReading()
             let loop = connection.loop
-            Task {
+            handlerTask = Task {
                 let response = await handler(request)
                 loop.execute { [self] in
+                    handlerTask = nil
                     connection.resumeReading()
                     finish(request, with: response, on: connection)
                 }
@@ -125,8 +142,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         case .chunked, .untilClose:
             guard case .stream(let produce) = response.body else { return }
             let writer = StreamedBodyWriter(connection: connection, chunked: framing == .chunked) { [self] in
+                bodyWriter = nil
                 requestDone(keepAlive: framing == .chunked && !context.closeConnection, on: connection)
             }
+            bodyWriter = writer
             produce(writer)
         }
     }

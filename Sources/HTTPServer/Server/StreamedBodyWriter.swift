@@ -1,12 +1,14 @@
 /// Writes a streamed response body onto its connection, from any thread: each chunk hops to
 /// the connection's loop, framed for `Transfer-Encoding: chunked` (or raw for HTTP/1.0).
+/// Producers waiting in `whenReady` are called back when the connection drains or closes.
 final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
-    // Sendable: `connection` and `onFinish` are only used on the connection's loop (every call
-    // hops there first); `finished` is only touched there too.
+    // Sendable: `connection`, `onFinish`, `finished` and `waiting` are only used on the
+    // connection's loop (every call hops there first).
     private let connection: Connection
     private let chunked: Bool
     private let onFinish: () -> Void
     private var finished = false
+    private var waiting: [@Sendable () -> Void] = []
 
     init(connection: Connection, chunked: Bool, onFinish: @escaping () -> Void) {
         self.connection = connection
@@ -29,12 +31,19 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
         }
     }
 
+    func whenReady(_ body: @escaping @Sendable () -> Void) {
+        connection.loop.execute { [self] in
+            if isReady { body() } else { waiting.append(body) }
+        }
+    }
+
     func finish() {
         connection.loop.execute { [self] in
             guard !finished else { return }
             finished = true
             if chunked && !connection.isClosed { connection.write(HTTPChunkedEncoding.lastChunk) }
             onFinish()
+            releaseWaiting()
         }
     }
 
@@ -43,6 +52,22 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
             guard !finished else { return }
             finished = true
             connection.closeAfterFlush()
+            releaseWaiting()
         }
+    }
+
+    /// The connection wrote everything out, or closed (on the loop).
+    func connectionDrainedOrClosed() {
+        if isReady { releaseWaiting() }
+    }
+
+    private var isReady: Bool {
+        finished || connection.isClosed || connection.pendingOutputCount < ResponseBodyWriterDefaults.readyThresholdBytes
+    }
+
+    private func releaseWaiting() {
+        let callbacks = waiting
+        waiting = []
+        callbacks.forEach { $0() }
     }
 }

@@ -86,6 +86,29 @@ final class ServerEdgeCaseTests: ServerTestCase {
         XCTAssertTrue(client.waitForClose())
     }
 
+    func testAClientResetWhileItsRequestRunsCancelsTheHandler() throws {
+        let started = expectation(description: "handler started")
+        let cancelled = expectation(description: "handler cancelled")
+        var router = Router()
+        router.get("/forever") { _ in
+            await withTaskCancellationHandler {
+                started.fulfill()
+                try? await Task.sleep(nanoseconds: 120_000_000_000)
+            } onCancel: {
+                cancelled.fulfill()
+            }
+            return HTTPResponse(text: "too late")
+        }
+        let (server, port) = try startServer(router: router)
+        var client: TestHTTPClient? = try TestHTTPClient(port: port)
+        try client?.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [started], timeout: 5)
+        client?.resetOnClose()
+        client = nil
+        wait(for: [cancelled], timeout: 5)
+        XCTAssertTrue(waitUntil { server.openConnections == 0 }, "the reset connection was not closed")
+    }
+
     func testSlowSenderIsCutOffByTheRequestReadTimeout() throws {
         var configuration = testConfiguration()
         configuration.requestReadTimeout = 0.6
