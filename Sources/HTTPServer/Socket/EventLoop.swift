@@ -90,7 +90,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Starts the loop's thread.
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = label
+        thread.name = label  // the kernel keeps 15 bytes of a thread name (`top -H`, `ps -L`)
         thread.start()
     }
 

@@ -10,7 +10,7 @@ final class EventLoopGroup: @unchecked Sendable {
     init(count: Int) throws(SocketError) {
         var loops: [EventLoop] = []
         for index in 0..<max(1, count) {
-            loops.append(try EventLoop(label: "httpserver.loop.\(index)"))
+            loops.append(try EventLoop(label: "http.loop.\(index)"))
         }
         self.loops = loops
         loops.forEach { $0.start() }
