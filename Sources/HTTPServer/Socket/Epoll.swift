@@ -23,7 +23,7 @@ struct IOEvent {
     let token: UInt64
     let readable: Bool
     let writable: Bool
-    /// An error or hang-up: the connection is beyond use once its input has been read.
+    /// An error or hang-up: the connection is beyond use.
     let failed: Bool
 }
 

@@ -13,8 +13,9 @@ import Foundation
 /// connection holds no buffer) and a deadline sweep that times connections out without a timer
 /// per connection.
 public final class EventLoop: @unchecked Sendable {
-    // Sendable: `tasks`, `wakePending` and `stopped` are guarded by `lock`; `afterStop` guards
-    // tasks run once the thread has gone; every other field is only touched on the loop's thread.
+    // Sendable: `tasks`, `wakePending`, `stopped` and `stopRequested` are guarded by `lock`;
+    // `afterStop` serialises the tasks run once the thread has gone (the lock hand-over orders
+    // them after everything the thread did); every other field is only touched on the thread.
 
     /// Scratch space for socket reads; only used on the loop.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -94,16 +95,21 @@ public final class EventLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the loop once the tasks queued so far have run; waits for its thread to end.
-    /// Tasks queued afterwards run at once on the caller's thread, one at a time.
+    /// Stops the loop once the tasks queued so far have run and waits for its thread to end
+    /// (called on the loop, it cannot wait: the loop ends after the current turn). Tasks queued
+    /// afterwards run at once on the caller's thread, one at a time.
     func stop() {
+        if inLoop {
+            running = false
+            return
+        }
         let first = lock.withLock {
             defer { stopRequested = true }
             return !stopRequested
         }
-        guard first, !inLoop else { return }
-        enqueue { [self] in running = false }
+        if first { enqueue { [self] in running = false } }
         finished.wait()
+        finished.signal()  // for every other caller waiting, now or later
     }
 
     // MARK: Registration (on the loop)
@@ -162,12 +168,14 @@ public final class EventLoop: @unchecked Sendable {
                 nextSweep = now + sweepInterval
             }
         }
-        lock.lock()
-        stopped = true
-        let remaining = tasks
-        tasks = []
-        lock.unlock()
-        afterStop.withLock { remaining.forEach { $0() } }
+        afterStop.withLock {
+            lock.lock()
+            stopped = true
+            let remaining = tasks
+            tasks = []
+            lock.unlock()
+            remaining.forEach { $0() }
+        }
         pthread_setspecific(EventLoop.currentKey, nil)
         finished.signal()
     }
@@ -209,7 +217,7 @@ public final class EventLoop: @unchecked Sendable {
 
 /// A descriptor's owner on an `EventLoop`: told when the descriptor is ready.
 protocol IOHandler: AnyObject {
-    /// `failed`: an error or hang-up; the handler reads what is left and closes.
+    /// `failed`: an error or hang-up; the handler closes (after one last read, if reading).
     func ready(readable: Bool, writable: Bool, failed: Bool)
 }
 

@@ -7,8 +7,9 @@ import Logging
 /// Enforces the connection limit: a connection over the limit is accepted and closed at once,
 /// so it neither waits in the backlog nor costs more than a moment.
 final class Listener: @unchecked Sendable {
-    // Sendable: `socket` and `group` never change; `source` is only touched on `queue`;
-    // `open` and `accepting` are guarded by `lock`.
+    // Sendable: `socket` and `group` never change; `source` is set in `start()` before the
+    // source can fire and afterwards only touched on `queue`; `open`, `admittedCount` and
+    // `accepting` are guarded by `lock`.
 
     let socket: Socket
     let address: SocketAddress
