@@ -53,7 +53,8 @@ public struct WebSocketConfiguration: Sendable {
     public var deflate: PerMessageDeflateConfiguration?
     /// A ping is sent after this long without a frame from the client.
     public var pingInterval: TimeInterval
-    /// The connection is closed when nothing (not even a pong) arrives for this long.
+    /// The connection is closed when nothing (not even a pong) arrives for this long (not
+    /// counting time when reading is paused because the application is behind).
     public var idleTimeout: TimeInterval
     /// After our close frame, how long to wait for the client's before closing the socket.
     public var closeTimeout: TimeInterval

@@ -259,6 +259,12 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDeadlinePassed(_ connection: Connection) {
+        if readPaused && closing.canSendData {
+            // Reading waits for the application (back pressure): the client's frames, pongs
+            // included, sit unread in the kernel, so its silence says nothing. Look again later.
+            armKeepalive()
+            return
+        }
         guard closing.canSendData, !pingOutstanding, configuration.pingInterval > 0 else {
             // The client did not answer our close or our ping in time, or stayed idle too long.
             connection.close()

@@ -106,6 +106,56 @@ final class WebSocketBackPressureTests: ServerTestCase {
         try client.sendClose(code: .normalClosure)
         XCTAssertTrue(waitUntil { recorder.finished })
     }
+
+    /// Regression: while reading was paused for a slow application, the client's pongs sat
+    /// unread, and the keepalive closed a healthy session as idle.
+    func testASessionPausedForTheApplicationIsNotClosedAsIdle() throws {
+        var configuration = testConfiguration()
+        configuration.webSocket.pingInterval = 0.1
+        configuration.webSocket.idleTimeout = 0.3
+        configuration.webSocket.inboundQueueMessages = 4
+        let recorder = GatedRecorder()
+        let (server, port) = try startServer(configuration) { server in
+            server.webSocket("/ws/gated") { session in session.messages.subscribe(recorder) }
+        }
+        let client = try TestWebSocketClient(port: port, path: "/ws/gated")
+        let count = 20
+        for index in 0 ..< count { try client.send(text: "m\(index)") }
+        XCTAssertTrue(waitUntil { recorder.received.count == 1 })
+        // Several idle timeouts long: the session must survive on its paused reading alone.
+        Thread.sleep(forTimeInterval: 1.0)
+        XCTAssertEqual(server.openConnections, 1, "the paused session was closed as idle")
+        recorder.open()
+        XCTAssertTrue(waitUntil { recorder.received.count == count }, "got \(recorder.received.count)")
+        XCTAssertEqual(recorder.received, (0 ..< count).map { .text("m\($0)") })
+    }
+}
+
+/// A subscriber that takes one message, then nothing until `open()`.
+private final class GatedRecorder: Subscriber, @unchecked Sendable {
+    // Sendable: `messages` and `subscription` are guarded by `lock`.
+    typealias Input = WebSocketSession.Message
+    typealias Failure = Never
+
+    private let lock = NSLock()
+    private var messages: [WebSocketSession.Message] = []
+    private var subscription: Subscription?
+
+    var received: [WebSocketSession.Message] { lock.withLock { messages } }
+
+    func open() { lock.withLock { subscription }?.request(.unlimited) }
+
+    func receive(subscription: Subscription) {
+        lock.withLock { self.subscription = subscription }
+        subscription.request(.max(1))
+    }
+
+    func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
+        lock.withLock { messages.append(input) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
 }
 
 /// A subscriber that asks for one message at a time, a little later each time.
