@@ -17,6 +17,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private var handlerTask: Task<Void, Never>?
     /// The streamed body being sent, if any: told when the output drains.
     private var bodyWriter: StreamedBodyWriter?
+    /// The client half-closed: answer what it sent, then close.
+    private var inputEnded = false
     private var idle = true
     /// The last response announced `Connection: close`: pipelined requests behind it are ignored.
     private var closing = false
@@ -36,7 +38,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDeadlinePassed(_ connection: Connection) {
-        if closing {
+        if bodyWriter != nil {
+            // Armed only while a streamed body waits for the client: it stopped reading.
+            connection.close()
+        } else if closing {
             // The client did not take the last response in time.
             connection.close()
         } else if parser.hasPartialRequest && !inFlight {
@@ -47,8 +52,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidReachEndOfInput(_ connection: Connection) {
-        // A half-closed client may still read the answer to a request in flight.
-        if inFlight { connection.pauseReading() } else { connection.close() }
+        // A half-closed client may still read the answer to a request in flight, and the rest
+        // of an answer already written.
+        inputEnded = true
+        if inFlight { connection.pauseReading() } else { closeAfterLastResponse(connection) }
     }
 
     func connectionDidClose(_ connection: Connection) {
@@ -62,7 +69,9 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidDrainOutput(_ connection: Connection) {
-        bodyWriter?.connectionDrainedOrClosed()
+        guard let bodyWriter else { return }
+        connection.deadline = 0  // the client is reading again
+        bodyWriter.connectionDrainedOrClosed()
     }
 
     /// Closes the connection if it is between requests (graceful shutdown), once the last
@@ -116,7 +125,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 let response = await handler(request)
                 loop.execute { [self] in
                     handlerTask = nil
-                    connection.resumeReading()
+                    if !inputEnded { connection.resumeReading() }
                     finish(request, with: response, on: connection)
                 }
             }
@@ -144,6 +153,10 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
             let writer = StreamedBodyWriter(connection: connection, chunked: framing == .chunked) { [self] in
                 bodyWriter = nil
                 requestDone(keepAlive: framing == .chunked && !context.closeConnection, on: connection)
+            } onStall: { [server] in
+                // The producer waits for the client (or gave up): a client that stops reading
+                // is cut off after the idle timeout instead of holding the producer forever.
+                if connection.deadline == 0 { connection.deadline = Deadline.after(server.configuration.idleTimeout) }
             }
             bodyWriter = writer
             produce(writer)
@@ -153,14 +166,20 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private func requestDone(keepAlive: Bool, on connection: Connection) {
         inFlight = false
         guard keepAlive else {
-            closing = true
-            connection.deadline = Deadline.after(server.configuration.idleTimeout)
-            connection.closeAfterFlush()
+            closeAfterLastResponse(connection)
             return
         }
         idle = true
         connection.deadline = Deadline.after(server.configuration.idleTimeout)
         processRequests(connection)
+        if inputEnded && !inFlight && !closing { closeAfterLastResponse(connection) }
+    }
+
+    /// Closes once everything written has gone out (bounded by the idle timeout).
+    private func closeAfterLastResponse(_ connection: Connection) {
+        closing = true
+        connection.deadline = Deadline.after(server.configuration.idleTimeout)
+        connection.closeAfterFlush()
     }
 
     private func upgrade(_ request: HTTPRequest, route: WebSocketRoute, on connection: Connection) {

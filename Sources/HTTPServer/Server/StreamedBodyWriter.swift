@@ -7,13 +7,17 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
     private let connection: Connection
     private let chunked: Bool
     private let onFinish: () -> Void
+    private let onStall: () -> Void
     private var finished = false
     private var waiting: [@Sendable () -> Void] = []
 
-    init(connection: Connection, chunked: Bool, onFinish: @escaping () -> Void) {
+    /// `onFinish` runs when the body has ended; `onStall` whenever a producer starts waiting
+    /// for the client, or gives up (both on the loop).
+    init(connection: Connection, chunked: Bool, onFinish: @escaping () -> Void, onStall: @escaping () -> Void) {
         self.connection = connection
         self.chunked = chunked
         self.onFinish = onFinish
+        self.onStall = onStall
     }
 
     func write(_ bytes: [UInt8]) {
@@ -33,7 +37,13 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
 
     func whenReady(_ body: @escaping @Sendable () -> Void) {
         connection.loop.execute { [self] in
-            if isReady { body() } else { waiting.append(body) }
+            if isReady {
+                // Queued, not inline: a producer that writes again from `body` must not recurse.
+                connection.loop.enqueue(body)
+            } else {
+                waiting.append(body)
+                onStall()
+            }
         }
     }
 
@@ -52,6 +62,7 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
             guard !finished else { return }
             finished = true
             connection.closeAfterFlush()
+            onStall()
             releaseWaiting()
         }
     }

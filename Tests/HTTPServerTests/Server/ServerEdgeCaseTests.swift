@@ -86,6 +86,23 @@ final class ServerEdgeCaseTests: ServerTestCase {
         XCTAssertTrue(client.waitForClose())
     }
 
+    /// Regression: the end of input that followed a half-close closed the connection at once,
+    /// dropping the part of a large answer the socket had not taken yet.
+    func testHalfClosedClientGetsAllOfALargeAnswer() throws {
+        let size = 16 << 20
+        var router = Router()
+        router.get("/large", immediate: { _ in HTTPResponse(body: .bytes([UInt8](repeating: 0x62, count: size))) })
+        let (_, port) = try startServer(router: router)
+        let client = try TestHTTPClient(port: port, timeout: 30)
+        try client.send("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.shutdownWrite()
+        let response = try client.readToEnd()
+        guard let headEnd = TestHTTPClient.find(Array("\r\n\r\n".utf8), in: response) else {
+            return XCTFail("no response head in \(response.count) bytes")
+        }
+        XCTAssertEqual(response.count - headEnd - 4, size)
+    }
+
     func testAClientResetWhileItsRequestRunsCancelsTheHandler() throws {
         let started = expectation(description: "handler started")
         let cancelled = expectation(description: "handler cancelled")

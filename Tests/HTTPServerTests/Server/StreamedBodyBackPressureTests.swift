@@ -10,7 +10,9 @@ final class StreamedBodyBackPressureTests: ServerTestCase {
     private static let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 16 * 1024)
     private static let chunkCount = 3_072  // 48 MiB: more than loopback's socket buffers hold
 
-    private func startHugeBodyServer(produced: Counter, finished: XCTestExpectation) throws -> (HTTPServer, UInt16) {
+    private func startHugeBodyServer(
+        produced: Counter, finished: XCTestExpectation, configuration: HTTPServerConfiguration? = nil
+    ) throws -> (HTTPServer, UInt16) {
         var router = Router()
         router.get("/huge", immediate: { _ in
             HTTPResponse(body: .stream { writer in
@@ -24,7 +26,7 @@ final class StreamedBodyBackPressureTests: ServerTestCase {
                 }
             })
         })
-        return try startServer(router: router)
+        return try startServer(configuration, router: router)
     }
 
     func testAPacedProducerWaitsForAClientThatDoesNotRead() throws {
@@ -44,6 +46,22 @@ final class StreamedBodyBackPressureTests: ServerTestCase {
         XCTAssertEqual(produced.value, Self.chunkCount)
         XCTAssertGreaterThan(response.count, Self.chunkCount * Self.chunk.count)
         XCTAssertEqual(Array(response.suffix(5)), Array("0\r\n\r\n".utf8))
+    }
+
+    func testAClientThatStopsReadingIsCutOffAfterTheIdleTimeout() throws {
+        var configuration = testConfiguration()
+        configuration.idleTimeout = 0.5
+        let produced = Counter()
+        let finished = expectation(description: "producer finished")
+        let (server, port) = try startHugeBodyServer(produced: produced, finished: finished, configuration: configuration)
+        let client = try TestHTTPClient(port: port)
+        try client.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertTrue(waitUntil { produced.value > 0 })
+        // The client reads nothing more: the server closes the stalled connection and the
+        // producer, released, runs to its end.
+        wait(for: [finished], timeout: 10)
+        XCTAssertTrue(waitUntil { server.openConnections == 0 })
+        withExtendedLifetime(client) {}
     }
 
     func testAWaitingProducerIsReleasedWhenTheClientLeaves() throws {
