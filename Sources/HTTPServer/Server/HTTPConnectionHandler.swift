@@ -68,6 +68,13 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         bodyWriter = nil
     }
 
+    func connectionPeerDidHangUp(_ connection: Connection) {
+        // The client half-closed or left while its request ran. Like Go's request context, the
+        // handler is told to stop (an upstream lookup is cancelled); what it still answers is
+        // sent, for a half-closed client that waits for it.
+        handlerTask?.cancel()
+    }
+
     func connectionDidDrainOutput(_ connection: Connection) {
         guard let bodyWriter else { return }
         connection.deadline = 0  // the client is reading again

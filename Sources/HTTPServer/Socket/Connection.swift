@@ -22,6 +22,8 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
     private var token: UInt64?
     private var interest: IOInterest = []
     private var readingPaused = false
+    /// The peer's FIN was seen while reading was paused (and reported to the handler).
+    private var peerHungUp = false
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var closeWhenFlushed = false
@@ -120,12 +122,18 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
         handler?.connectionDeadlinePassed(self)
     }
 
-    func ready(readable: Bool, writable: Bool, failed: Bool) {
-        if writable { self.writable() }
-        if (readable || failed) && !readingPaused { self.readable() }
+    func ready(_ event: IOEvent) {
+        if event.writable { writable() }
+        if (event.readable || event.failed) && !readingPaused { readable() }
         // An error or hang-up: nothing more can be written, and a paused reader would be
         // told again and again.
-        if failed && !isClosed { close() }
+        if event.failed && !isClosed { close() }
+        if event.peerHangUp && readingPaused && !peerHungUp && !isClosed {
+            // Told once: level-triggered, the FIN would be reported again and again.
+            peerHungUp = true
+            updateInterest()
+            handler?.connectionPeerDidHangUp(self)
+        }
     }
 
     private func readable() {
@@ -178,7 +186,8 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
     /// Tells the loop what to watch for: input unless paused, writability while output waits.
     private func updateInterest() {
         guard !isClosed, let token else { return }
-        var wanted: IOInterest = readingPaused ? [] : .readable
+        // While paused, a FIN is still worth knowing (a client gone while its request runs).
+        var wanted: IOInterest = readingPaused ? (peerHungUp ? [] : .peerHangUp) : .readable
         if pendingOutputCount > 0 { wanted.insert(.writable) }
         guard wanted != interest else { return }
         do {

@@ -7,6 +7,10 @@ protocol ConnectionHandler: AnyObject {
     func connectionDidDrainOutput(_ connection: Connection)
     /// The peer closed its sending side. The default closes the connection.
     func connectionDidReachEndOfInput(_ connection: Connection)
+    /// While reading was paused, the peer shut down its sending side: it half-closed, or it is
+    /// gone (the two look alike until a write fails). Called at most once. The default does
+    /// nothing: reading resumes later and meets the end of input as usual.
+    func connectionPeerDidHangUp(_ connection: Connection)
     /// The connection's deadline passed.
     func connectionDeadlinePassed(_ connection: Connection)
     /// The connection is closed; called once.
@@ -16,5 +20,6 @@ protocol ConnectionHandler: AnyObject {
 extension ConnectionHandler {
     func connectionDidDrainOutput(_ connection: Connection) {}
     func connectionDidReachEndOfInput(_ connection: Connection) { connection.close() }
+    func connectionPeerDidHangUp(_ connection: Connection) {}
     func connectionDeadlinePassed(_ connection: Connection) { connection.close() }
 }

@@ -7,12 +7,15 @@ struct IOInterest: OptionSet, Sendable {
 
     static let readable = IOInterest(rawValue: 1 << 0)
     static let writable = IOInterest(rawValue: 1 << 1)
+    /// The peer shut down its sending side (FIN), reported even when input is not watched.
+    static let peerHangUp = IOInterest(rawValue: 1 << 2)
 
     /// The epoll event mask (level-triggered). Errors and hang-ups are always reported.
     var epollEvents: UInt32 {
         var events: UInt32 = 0
         if contains(.readable) { events |= EPOLLIN.rawValue }
         if contains(.writable) { events |= EPOLLOUT.rawValue }
+        if contains(.peerHangUp) { events |= EPOLLRDHUP.rawValue }
         return events
     }
 }
@@ -23,6 +26,8 @@ struct IOEvent {
     let token: UInt64
     let readable: Bool
     let writable: Bool
+    /// The peer sent FIN (only when `.peerHangUp` is watched).
+    let peerHangUp: Bool
     /// An error or hang-up: the connection is beyond use.
     let failed: Bool
 }
@@ -99,6 +104,7 @@ struct Epoll: ~Copyable {
                     token: token,
                     readable: event.events & EPOLLIN.rawValue != 0,
                     writable: event.events & EPOLLOUT.rawValue != 0,
+                    peerHangUp: event.events & EPOLLRDHUP.rawValue != 0,
                     failed: event.events & failure != 0
                 )
             )

@@ -159,7 +159,7 @@ public final class EventLoop: @unchecked Sendable {
         while running {
             epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
                 guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
-                handler.ready(readable: event.readable, writable: event.writable, failed: event.failed)
+                handler.ready(event)
             }
             runTasks()
             let now = DispatchTime.now().uptimeNanoseconds
@@ -217,8 +217,8 @@ public final class EventLoop: @unchecked Sendable {
 
 /// A descriptor's owner on an `EventLoop`: told when the descriptor is ready.
 protocol IOHandler: AnyObject {
-    /// `failed`: an error or hang-up; the handler closes (after one last read, if reading).
-    func ready(readable: Bool, writable: Bool, failed: Bool)
+    /// On `failed` (an error or hang-up) the handler closes (after one last read, if reading).
+    func ready(_ event: IOEvent)
 }
 
 /// A connection whose loop checks a deadline for it.

@@ -126,6 +126,23 @@ final class ServerEdgeCaseTests: ServerTestCase {
         XCTAssertTrue(waitUntil { server.openConnections == 0 }, "the reset connection was not closed")
     }
 
+    func testAClientThatHalfClosesWhileItsRequestRunsCancelsTheHandlerAndStillGetsTheAnswer() throws {
+        let started = expectation(description: "handler started")
+        var router = Router()
+        router.get("/until-cancelled") { _ in
+            started.fulfill()
+            try? await Task.sleep(nanoseconds: 120_000_000_000)
+            return HTTPResponse(text: Task.isCancelled ? "cancelled" : "finished")
+        }
+        let (_, port) = try startServer(router: router)
+        let client = try TestHTTPClient(port: port)
+        try client.send("GET /until-cancelled HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [started], timeout: 5)
+        client.shutdownWrite()
+        XCTAssertEqual(try client.readResponse().text, "cancelled")
+        XCTAssertTrue(client.waitForClose())
+    }
+
     func testSlowSenderIsCutOffByTheRequestReadTimeout() throws {
         var configuration = testConfiguration()
         configuration.requestReadTimeout = 0.6

@@ -84,6 +84,12 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(write(peer, "x", 1), 1)
         wait(for: [readable], timeout: 5)
 
+        // Not reading, but watching for the peer's FIN: a half-close is reported as such.
+        try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: .peerHangUp) } }.get()
+        let finSeen = handler.expect(self, "peer hang-up") { $0.peerHangUp && !$0.failed }
+        XCTAssertEqual(shutdown(peer, Int32(SHUT_WR)), 0)
+        wait(for: [finSeen], timeout: 5)
+
         // With no interest at all, a hang-up is still reported, as a failure.
         try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: []) } }.get()
         let hangUp = handler.expect(self, "hang-up") { $0.failed }
@@ -136,6 +142,7 @@ private final class RecordingHandler: IOHandler, @unchecked Sendable {
     struct Event: Sendable {
         let readable: Bool
         let writable: Bool
+        let peerHangUp: Bool
         let failed: Bool
     }
 
@@ -156,8 +163,8 @@ private final class RecordingHandler: IOHandler, @unchecked Sendable {
         return expectation
     }
 
-    func ready(readable: Bool, writable: Bool, failed: Bool) {
-        let event = Event(readable: readable, writable: writable, failed: failed)
+    func ready(_ ioEvent: IOEvent) {
+        let event = Event(readable: ioEvent.readable, writable: ioEvent.writable, peerHangUp: ioEvent.peerHangUp, failed: ioEvent.failed)
         let fulfil: XCTestExpectation? = lock.withLock {
             recorded.append(event)
             guard let pending, condition(event) else { return nil }
