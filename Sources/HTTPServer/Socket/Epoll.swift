@@ -87,10 +87,12 @@ struct Epoll: ~Copyable {
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: forever) and calls `body` for each ready
-    /// descriptor; wake-ups are consumed here and reported with `wakeToken`.
-    func wait(timeoutMilliseconds: Int32, _ body: (IOEvent) -> Void) {
+    /// descriptor; wake-ups are consumed here and reported with `wakeToken`. Returns the number
+    /// of events.
+    @discardableResult
+    func wait(timeoutMilliseconds: Int32, _ body: (IOEvent) -> Void) -> Int {
         let count = epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
-        guard count > 0 else { return }  // 0: timeout; -1: EINTR (nothing else can fail here)
+        guard count > 0 else { return 0 }  // 0: timeout; -1: EINTR (nothing else can fail here)
         let failure = EPOLLERR.rawValue | EPOLLHUP.rawValue
         for index in 0..<Int(count) {
             let event = events[index]
@@ -109,6 +111,7 @@ struct Epoll: ~Copyable {
                 )
             )
         }
+        return Int(count)
     }
 
     private func control(_ operation: Int32, _ descriptor: Int32, events mask: UInt32, token: UInt64) throws(SocketError) {
