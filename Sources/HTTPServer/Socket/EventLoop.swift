@@ -165,8 +165,8 @@ public final class EventLoop: @unchecked Sendable {
             runTasks()
             // After a busy turn, let other runnable threads on this core go first (a no-op when
             // there are none): clients on the same machine, libcurl's thread, the schedulers.
-            // Measured with the load generator on the same 2 cores: HTTP p99 6.2 → 1.1–2.1 ms
-            // and WebSocket echo +40% (docs/benchmarks.md, setup A).
+            // Measured with the load generator on the same 2 cores: HTTP p99 6.2 → 1.6 ms and
+            // WebSocket echo +30% (docs/benchmarks.md, setup A).
             if ready > 0 { sched_yield() }
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
