@@ -79,19 +79,19 @@ final class EventLoopTests: XCTestCase {
         XCTAssertTrue(loop.sync { handler.events.contains { $0.writable } })
 
         // Only input from now on: a write by the peer is reported as readable.
-        try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: .readable) } }.get()
+        try reregister(ours, token: token, interest: .readable, on: loop)
         let readable = handler.expect(self, "readable") { $0.readable }
         XCTAssertEqual(write(peer, "x", 1), 1)
         wait(for: [readable], timeout: 5)
 
         // Not reading, but watching for the peer's FIN: a half-close is reported as such.
-        try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: .peerHangUp) } }.get()
+        try reregister(ours, token: token, interest: .peerHangUp, on: loop)
         let finSeen = handler.expect(self, "peer hang-up") { $0.peerHangUp && !$0.failed }
         XCTAssertEqual(shutdown(peer, Int32(SHUT_WR)), 0)
         wait(for: [finSeen], timeout: 5)
 
         // With no interest at all, a hang-up is still reported, as a failure.
-        try loop.sync { Result { () throws(SocketError) in try loop.reregister(ours, token: token, interest: []) } }.get()
+        try reregister(ours, token: token, interest: [], on: loop)
         let hangUp = handler.expect(self, "hang-up") { $0.failed }
         close(peer)
         wait(for: [hangUp], timeout: 5)
@@ -115,6 +115,13 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(loop.sync { [later.passed, none.passed, loop.connectionCount] }, [0, 0, 3])
         loop.sync { [due, later, none] in [due, later, none].forEach { loop.unwatch($0) } }
         XCTAssertEqual(loop.sync { loop.connectionCount }, 0)
+    }
+
+    /// Changes a registration from the test thread (registrations belong to the loop).
+    private func reregister(_ descriptor: Int32, token: UInt64, interest: IOInterest, on loop: EventLoop) throws {
+        try loop.sync {
+            Result { () throws(SocketError) in try loop.reregister(descriptor, token: token, interest: interest) }
+        }.get()
     }
 
     private func socketPair() throws -> (Int32, Int32) {
