@@ -59,17 +59,23 @@ final class LoadSession: @unchecked Sendable {
     private var pauseOver = false
     /// The final value of the current name has its result; no other result may follow it.
     private var answered = false
-    /// This name's keystrokes and events with times (ms since the name started), for reports
-    /// of missing results.
-    private var trace: [String] = []
-    private var traceStart: UInt64 = 0
+    /// The whole session's keystrokes and events (bounded), printed with every violation.
+    private var history: SessionHistory
+    /// The session's number in the run, to tell reports apart.
+    private let index: Int
+    /// Final values declared missing; a result for one of them later is counted as late.
+    private var missing: [String: UInt64] = [:]
+    /// A final went missing and no later name has been answered yet.
+    private var awaitingRecovery = false
     private var active = false
     private var helloSeen = false
     private var finished = false
     private let done: @Sendable () -> Void
 
-    init(shard: Shard, plan: LoadPlan, seed: UInt64, done: @escaping @Sendable () -> Void) {
+    init(shard: Shard, plan: LoadPlan, index: Int, seed: UInt64, done: @escaping @Sendable () -> Void) {
         self.shard = shard
+        self.index = index
+        history = SessionHistory(start: monotonicNow())
         self.plan = plan
         self.done = done
         rng = SplitMix(seed: seed)
@@ -98,7 +104,7 @@ final class LoadSession: @unchecked Sendable {
         burst += 1
         pauseOver = false
         answered = false
-        trace.removeAll(keepingCapacity: true)
+        history.note("#name \(name)", at: monotonicNow())
         typeNext()
     }
 
@@ -133,8 +139,7 @@ final class LoadSession: @unchecked Sendable {
         let (due, replacedHeld) = throttle.send(at: now)
         lastSent = (value, now, due, replacedHeld)
         shard.stats.keystrokes += 1
-        if keyIndex == 1 { traceStart = now }
-        trace.append("+\((now - traceStart) / 1_000_000)>\(value)")
+        history.sent(value, at: now)
         connection.sendText(Array(#"{"type":"input","value":"\#(value)"}"#.utf8))
         if keyIndex == keys.count { return endBurst() }
         let gap = Int.random(in: plan.keyGapMs, using: &rng)
@@ -157,7 +162,9 @@ final class LoadSession: @unchecked Sendable {
         after(ns: plan.resultWaitNs) { [self] in
             guard let pending, pending.burst == current else { return }
             shard.stats.missingFinals += 1
-            if shard.stats.missingFinals <= 3 { log("missing final result: \(pending.value); this name's trace: \(trace.joined(separator: " "))") }
+            missing[pending.value] = pending.sentAt
+            awaitingRecovery = true
+            report("missing final result: \(pending.value) (no result within \(plan.resultWaitNs / 1_000_000_000) s)")
             self.pending = nil
             continueTyping()
         }
@@ -181,10 +188,13 @@ final class LoadSession: @unchecked Sendable {
 
     private func received(_ bytes: [UInt8]) {
         let now = monotonicNow()
-        if !trace.isEmpty { trace.append("+\((now - traceStart) / 1_000_000)<\(String(decoding: bytes.prefix(60), as: UTF8.self))") }
+        history.received(bytes, at: now)
         switch ServerEventScanner.scan(bytes) {
         case .hello(let throttleMs, let minLength):
-            if helloSeen { shard.stats.badEvents += 1 }
+            if helloSeen {
+                shard.stats.badEvents += 1
+                report("second hello")
+            }
             helloSeen = true
             throttle = ThrottleModel(intervalNanoseconds: UInt64(max(0, throttleMs)) * 1_000_000)
             self.minLength = minLength
@@ -193,24 +203,36 @@ final class LoadSession: @unchecked Sendable {
         case .activity(let on):
             if on == active {
                 shard.stats.activityViolations += 1
-                if shard.stats.activityViolations <= 3 {
-                    log("activity order violation: activity:\(on) twice (finished typing: \(finished)); this name's trace: \(trace.suffix(12).joined(separator: " "))")
-                }
+                report("activity order violation: activity:\(on) twice (finished typing: \(finished))")
             }
             active = on
         case .result(let query, let status):
             shard.stats.results += 1
             shard.stats.statusCounts[status, default: 0] += 1
-            if status != expectedStatus(of: query) { shard.stats.unexpectedStatuses += 1 }
+            if status != expectedStatus(of: query) {
+                shard.stats.unexpectedStatuses += 1
+                report("unexpected status \(status) for \(query)")
+            }
+            if pending?.value != query, let sentAt = missing.removeValue(forKey: query) {
+                shard.stats.lateFinals += 1
+                report("late result for the missing final \(query): \((now - sentAt) / 1_000_000) ms after it was typed")
+            }
             if let pending, query == pending.value, now >= pending.sentAt {
+                if awaitingRecovery {
+                    awaitingRecovery = false
+                    report("answered again after a missing final (\(query))")
+                }
                 resolve(pending, at: now)
             } else if answered {
                 shard.stats.staleResults += 1  // after the final value's result: last value did not win
+                report("result for \(query) after the final value's result")
             }
         case .error:
             shard.stats.errorEvents += 1
+            report("error event")
         case .unknown:
             shard.stats.badEvents += 1
+            report("unreadable event")
         }
     }
 
@@ -248,10 +270,26 @@ final class LoadSession: @unchecked Sendable {
         } else {
             if helloSeen { shard.stats.unexpectedCloses += 1 } else { shard.stats.handshakeFailures += 1 }
             shard.stats.noteClose(why)
+            if helloSeen { report("unexpected close: \(why)") }
         }
         finished = true
         done()
     }
+
+    /// Logs a violation with the session's whole history (the first `reportLimit` per shard in
+    /// full, later ones as one line), and notes it in the history.
+    private func report(_ what: String) {
+        let now = monotonicNow()
+        history.note("!\(what)", at: now)
+        shard.stats.reports += 1
+        if shard.stats.reports <= Self.reportLimit {
+            log("session \(index): \(what); its history (ms since it connected):\n    \(history.text)")
+        } else {
+            log("session \(index): \(what) (history not printed: more than \(Self.reportLimit) reports on this shard)")
+        }
+    }
+
+    private static let reportLimit = 20
 
     private func after(ns: UInt64, _ work: @escaping @Sendable () -> Void) {
         shard.queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: monotonicNow() + ns), execute: work)

@@ -19,6 +19,10 @@ struct LoadStats {
     var missingFinals = 0
     /// Results that arrived after the final value's result, before the next name.
     var staleResults = 0
+    /// Results for a final value that had already been counted missing.
+    var lateFinals = 0
+    /// Violations reported with a session history.
+    var reports = 0
     /// Final keystrokes the server saw after a window boundary the client model put after them.
     var nextWindowFinals = 0
     var throttleMs = 0
@@ -47,6 +51,8 @@ struct LoadStats {
         finalsWithLookup += other.finalsWithLookup
         missingFinals += other.missingFinals
         staleResults += other.staleResults
+        lateFinals += other.lateFinals
+        reports += other.reports
         nextWindowFinals += other.nextWindowFinals
         throttleMs = max(throttleMs, other.throttleMs)
         raw += other.raw
