@@ -63,8 +63,10 @@ extension Publishers.Throttle {
 
         func receive(subscription: Subscription) {
             guard let downstream = connect(subscription) else { return }
-            subscription.request(.unlimited)
+            // The downstream asks first: a synchronous source (Just, a current value, @Published)
+            // sends while being asked, and a value that found no demand yet would be dropped.
             downstream.receive(subscription: self)
+            subscription.request(.unlimited)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {

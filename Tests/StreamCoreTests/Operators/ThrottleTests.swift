@@ -76,6 +76,44 @@ final class ThrottleTests: XCTestCase {
         cancellable.cancel()
     }
 
+    /// A value sent while the subscription is being made (Just, a current value) goes out at once,
+    /// as in Apple's Combine: the upstream is asked only after the downstream has had its say.
+    func testValueDeliveredDuringSubscriptionIsEmitted() {
+        let scheduler = DispatchQueue.test
+        for latest in [false, true] {
+            let recorder = Recorder<Int, Never>()
+            Just(7).throttle(for: .milliseconds(100), scheduler: scheduler, latest: latest).subscribe(recorder)
+            scheduler.run()
+            XCTAssertEqual(recorder.values, [7], "latest: \(latest)")
+            XCTAssertEqual(recorder.completions.count, 1)
+        }
+    }
+
+    /// The seed's own shape, `$username.throttle(…)`: the initial value goes out at once, then at
+    /// most one value per window counted from the last emission (Apple: [-1, 2, 3]).
+    func testPublishedPropertyInitialValueThenLatestPerWindow() {
+        final class Model {
+            @Published var value = -1
+        }
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let model = Model()
+        var received: [(ms: Int, value: Int)] = []
+        let cancellable = model.$value
+            .throttle(for: .milliseconds(500), scheduler: scheduler, latest: true)
+            .sink { received.append((milliseconds(since: start, on: scheduler), $0)) }
+        scheduler.advance(by: .milliseconds(100))
+        model.value = 1
+        scheduler.advance(by: .milliseconds(100))
+        model.value = 2
+        scheduler.advance(by: .milliseconds(400))
+        model.value = 3
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(received.map(\.value), [-1, 2, 3])
+        XCTAssertEqual(received.map(\.ms), [0, 500, 1_000])
+        cancellable.cancel()
+    }
+
     func testValuesWithoutDemandAreDropped() {
         let scheduler = DispatchQueue.test
         let upstream = ScriptedPublisher<Int, Never>(keepsSubscriber: true)
