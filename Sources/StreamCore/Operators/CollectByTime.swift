@@ -11,7 +11,7 @@ extension Publishers {
     ///
     /// Every `stride` from subscription, the items collected since the last group are published
     /// as one array (empty groups are not published). With `.byTimeOrCount`, a group is also
-    /// published as soon as it holds `count` items, which restarts the interval. A finish
+    /// published as soon as it holds `count` items; the intervals keep their cadence (as Apple's). A finish
     /// publishes the partial group first; a failure discards it. Groups wait while the
     /// downstream has no demand.
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
@@ -70,8 +70,8 @@ extension Publishers.CollectByTime {
 
         var description: String { "CollectByTime" }
 
-        /// Starts a fresh interval, replacing the running one.
-        private func restartTimer() {
+        /// Starts the interval timer, which runs from subscription until the end.
+        private func startTimer() {
             let next = scheduler.schedule(
                 after: scheduler.now.advanced(by: stride),
                 interval: stride,
@@ -80,10 +80,8 @@ extension Publishers.CollectByTime {
             ) { [weak self] in self?.publishGroup() }
             lock.lock()
             let live = state.isSubscribed
-            let previous = timer
             timer = live ? next : nil
             lock.unlock()
-            previous?.cancel()
             if !live { next.cancel() }
         }
 
@@ -96,7 +94,7 @@ extension Publishers.CollectByTime {
             }
             state = .subscribed(subscription, downstream)
             lock.unlock()
-            restartTimer()
+            startTimer()
             downstream.receive(subscription: self)
             if count == nil { subscription.request(.unlimited) }
         }
@@ -110,10 +108,9 @@ extension Publishers.CollectByTime {
             group.append(input)
             let full = count.map { group.count >= $0 } ?? false
             lock.unlock()
-            if full {
-                restartTimer()
-                publishGroup()
-            }
+            // A full group goes out at once; the time windows keep their cadence from subscription
+            // (as Apple's: the timer is not restarted).
+            if full { publishGroup() }
             return .none
         }
 

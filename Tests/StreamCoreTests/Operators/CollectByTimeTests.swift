@@ -49,13 +49,34 @@ final class CollectByTimeTests: XCTestCase {
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
         scheduler.advance(by: .milliseconds(200))
         upstream.send(1)
-        upstream.send(2)  // full: published now, and the interval restarts
+        upstream.send(2)  // full: published now; the interval keeps its cadence
         upstream.send(3)
-        scheduler.advance(by: .milliseconds(900))
-        XCTAssertEqual(recorder.values, [[1, 2]], "the interval restarted at 200 ms")
-        scheduler.advance(by: .milliseconds(100))
+        scheduler.advance(by: .milliseconds(799))
+        XCTAssertEqual(recorder.values, [[1, 2]])
+        scheduler.advance(by: .milliseconds(1))
         XCTAssertEqual(recorder.values, [[1, 2], [3]])
-        XCTAssertEqual(recorder.timeline.dropFirst().map(\.time), [200, 1_200])
+        XCTAssertEqual(recorder.timeline.dropFirst().map(\.time), [200, 1_000])
+    }
+
+    /// Apple's cadence: time windows run from subscription, whatever the count does (values 1–5 at
+    /// 0.1–0.5 s, 6 and 7 at 1.3 and 1.4 s → [1,2,3] by count at 0.3 s, [4,5] at 1 s, [6,7] at 2 s).
+    func testByTimeOrCountTimeWindowsKeepTheirCadenceWhenTheCountFills() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let upstream = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<[Int], Never>(clock: { milliseconds(since: start, on: scheduler) })
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(recorder)
+        for value in 1...5 {
+            scheduler.advance(by: .milliseconds(100))
+            upstream.send(value)
+        }
+        scheduler.advance(by: .milliseconds(800))
+        upstream.send(6)
+        scheduler.advance(by: .milliseconds(100))
+        upstream.send(7)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(recorder.values, [[1, 2, 3], [4, 5], [6, 7]])
+        XCTAssertEqual(recorder.timeline.dropFirst().map(\.time), [300, 1_000, 2_000])
     }
 
     func testByTimeOrCountRequestsCountTimesDemand() {
