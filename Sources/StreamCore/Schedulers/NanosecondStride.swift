@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A signed number of nanoseconds: the stride of `DispatchQueue`'s, `ImmediateScheduler`'s and
 /// the test schedulers' time types. Integer and float literals are seconds.
 public struct NanosecondStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Codable,
@@ -23,6 +25,30 @@ public struct NanosecondStride: SchedulerTimeIntervalConvertible, Comparable, Si
         guard !overflow else { return nil }
         magnitude = nanoseconds
     }
+
+    /// Creates a stride of `timeInterval` (`.never` is the longest stride there is), as Apple's
+    /// `DispatchQueue.SchedulerTimeType.Stride.init(_:)`.
+    public init(_ timeInterval: DispatchTimeInterval) {
+        func scaled(_ value: Int, by factor: Int) -> Int {
+            let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+            return overflow ? (value < 0 ? Int.min : Int.max) : product
+        }
+        switch timeInterval {
+        case .seconds(let s): magnitude = scaled(s, by: 1_000_000_000)
+        case .milliseconds(let ms): magnitude = scaled(ms, by: 1_000_000)
+        case .microseconds(let us): magnitude = scaled(us, by: 1_000)
+        case .nanoseconds(let ns): magnitude = ns
+        case .never: magnitude = Int.max
+        @unknown default: magnitude = Int.max
+        }
+    }
+
+    /// Creates a stride of `timeInterval` seconds.
+    public init(_ timeInterval: Double) { self = .seconds(timeInterval) }
+
+    /// The stride as a `DispatchTimeInterval`, as Apple's
+    /// `DispatchQueue.SchedulerTimeType.Stride.timeInterval`.
+    public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
 
     /// The stride in seconds.
     public var seconds: Double { Double(magnitude) / 1e9 }
