@@ -60,11 +60,15 @@ extension Timer {
             relay.attach(subscriber)
         }
 
-        /// Starts the timer; cancel the result to stop it.
+        /// Starts the timer on `runLoop` (from any thread: the run loop's own thread runs it); the
+        /// first date comes one interval later. Cancel the result to stop it.
         public func connect() -> Cancellable {
             let relay = self.relay
-            // Invalidated from the cancellable, which may run on any thread.
-            nonisolated(unsafe) let timer = Timer(timeInterval: interval, repeats: true) { _ in relay.send(Date()) }
+            // The first tick one interval from now, as Apple's (Linux's Timer(timeInterval:repeats:)
+            // fires at once). Invalidated from the cancellable, which may run on any thread.
+            nonisolated(unsafe) let timer = Timer(
+                fire: Date().addingTimeInterval(interval), interval: interval, repeats: true
+            ) { _ in relay.send(Date()) }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
             return AnyCancellable { timer.invalidate() }

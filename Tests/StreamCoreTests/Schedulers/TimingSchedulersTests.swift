@@ -95,104 +95,54 @@ final class TimerPublisherTests: XCTestCase {
         XCTAssertEqual(dates, dates.sorted())
         cancellable.cancel()
     }
-}
 
-final class SchedulerTimerTests: XCTestCase {
-    func testTicksOnVirtualTimeOnceConnected() {
-        let scheduler = DispatchQueue.test
-        let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(1))
-        let recorder = Recorder<DispatchQueue.SchedulerTimeType, Never>()
-        timer.subscribe(recorder)
-        scheduler.advance(by: .seconds(5))
-        XCTAssertEqual(recorder.values, [], "nothing before connect")
-        let connection = timer.connect()
-        scheduler.advance(by: .seconds(3))
-        XCTAssertEqual(recorder.values.map { start.distance(to: $0) }, [.seconds(6), .seconds(7), .seconds(8)])
+    /// Apple's first tick comes one interval after `connect()`, not at once; `connect()` from
+    /// another thread puts the timer on the run loop it names, whose own thread runs it.
+    func testFirstTickOneIntervalAfterConnectOnTheNamedRunLoopsThread() {
+        let owner = RunLoopThread()
+        let timer = Timer.publish(every: 0.2, on: owner.runLoop, in: .default)
+        let firstTick = expectation(description: "first tick")
+        firstTick.assertForOverFulfill = false
+        nonisolated(unsafe) var ticks: [(date: Date, onOwner: Bool)] = []
+        let cancellable = timer.sink { date in
+            ticks.append((date, Thread.current == owner.thread))
+            firstTick.fulfill()
+        }
+        let connectedAt = Date()
+        let connection = timer.connect()  // from the test's thread
+        wait(for: [firstTick], timeout: 10)
         connection.cancel()
-        scheduler.advance(by: .seconds(3))
-        XCTAssertEqual(recorder.values.count, 3)
-        XCTAssertEqual(scheduler.pendingCount, 0)
-    }
-
-    func testEachSubscriberGetsTicksByItsOwnDemand() {
-        let scheduler = DispatchQueue.test
-        let timer = Publishers.SchedulerTimer(every: .seconds(1), scheduler: scheduler)
-        let greedy = Recorder<DispatchQueue.SchedulerTimeType, Never>()
-        let frugal = Recorder<DispatchQueue.SchedulerTimeType, Never>(initialDemand: .max(1))
-        timer.subscribe(greedy)
-        timer.subscribe(frugal)
-        let connection = timer.connect()
-        scheduler.advance(by: .seconds(3))
-        XCTAssertEqual(greedy.values.count, 3)
-        XCTAssertEqual(frugal.values.count, 1)
-        frugal.cancel()
-        greedy.cancel()
-        scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(greedy.values.count, 3)
-        connection.cancel()
-    }
-
-    func testDrivesATimeBasedPipeline() {
-        let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .milliseconds(100))
-        var values: [Int] = []
-        var count = 0
-        let cancellable = timer
-            .map { _ -> Int in count += 1; return count }
-            .throttle(for: .milliseconds(250), scheduler: scheduler, latest: true)
-            .sink { values.append($0) }
-        let connection = timer.connect()
-        scheduler.advance(by: .milliseconds(1_000))
-        XCTAssertEqual(values, [1, 3, 5, 8])
-        connection.cancel()
+        owner.stop()
+        let first = ticks[0]
+        XCTAssertGreaterThanOrEqual(first.date.timeIntervalSince(connectedAt), 0.19, "the first tick came before one interval had passed")
+        XCTAssertTrue(first.onOwner, "the tick ran on another thread than the run loop's own")
         cancellable.cancel()
     }
 }
 
-final class AnySchedulerTests: XCTestCase {
-    /// The service pattern: production injects a dispatch queue, tests the test scheduler.
-    private final class Search {
-        var results: [String] = []
-        private var cancellable: AnyCancellable?
-        init(queries: PassthroughSubject<String, Never>, scheduler: AnySchedulerOf<DispatchQueue>) {
-            cancellable = queries
-                .debounce(for: .milliseconds(300), scheduler: scheduler)
-                .sink { [unowned self] in self.results.append($0) }
+/// A thread that owns a run loop and runs it until stopped.
+private final class RunLoopThread: @unchecked Sendable {
+    // Sendable: `runLoop` and `thread` are set before init returns (the semaphore orders them);
+    // `stopped` is guarded by `lock`, and the thread holds this object until it ends.
+    private(set) var runLoop: RunLoop!
+    private(set) var thread: Thread!
+    private let lock = NSLock()
+    private var stopped = false
+
+    init() {
+        let ready = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            runLoop = RunLoop.current
+            ready.signal()
+            while !lock.withLock({ stopped }) {
+                // Returns at once while the run loop has no sources yet; don't spin the core.
+                if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05)) { usleep(1_000) }
+            }
         }
+        self.thread = thread
+        thread.start()
+        ready.wait()
     }
 
-    func testErasedTestSchedulerDrivesVirtualTime() {
-        let scheduler = DispatchQueue.test
-        let queries = PassthroughSubject<String, Never>()
-        let search = Search(queries: queries, scheduler: scheduler.eraseToAnyScheduler())
-        queries.send("s")
-        queries.send("sw")
-        scheduler.advance(by: .milliseconds(299))
-        XCTAssertEqual(search.results, [])
-        scheduler.advance(by: .milliseconds(1))
-        XCTAssertEqual(search.results, ["sw"])
-    }
-
-    func testErasedSchedulerForwardsEverything() {
-        let test = DispatchQueue.test
-        let erased: AnySchedulerOf<DispatchQueue> = test.eraseToAnyScheduler()
-        XCTAssertEqual(erased.now, test.now)
-        XCTAssertEqual(erased.minimumTolerance, .zero)
-        var log: [String] = []
-        erased.schedule { log.append("now") }
-        erased.schedule(after: erased.now.advanced(by: .seconds(1))) { log.append("later") }
-        let repeating = erased.schedule(after: erased.now, interval: .seconds(1)) { log.append("tick") }
-        test.advance(by: .seconds(1))
-        repeating.cancel()
-        XCTAssertEqual(log, ["now", "tick", "later", "tick"])
-        XCTAssertEqual(erased.eraseToAnyScheduler().now, test.now)
-    }
-
-    func testErasedDispatchQueueRunsForReal() {
-        let scheduler = DispatchQueue(label: "any-scheduler").eraseToAnyScheduler()
-        let done = expectation(description: "ran")
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(10))) { done.fulfill() }
-        wait(for: [done], timeout: 10)
-    }
+    func stop() { lock.withLock { stopped = true } }
 }
