@@ -15,6 +15,46 @@ final class WebSocketRobustnessTests: XCTestCase {
         }
     }
 
+    /// However a stream of complete frames is cut into reads, every message comes out as soon as
+    /// the read that completes it has been appended: none waits for later bytes (a message held
+    /// back until the client's next frame would look like a stalled session).
+    func testEveryCompleteMessageComesOutOnTheReadThatCompletesIt() throws {
+        var rng = SplitMix(state: 7)
+        for round in 0 ..< 400 {
+            var stream: [UInt8] = []
+            var ends: [Int] = []  // where each message's last frame ends in the stream
+            var expected: [String] = []
+            for index in 0 ..< Int.random(in: 1 ... 12, using: &rng) {
+                let text = String(repeating: "k", count: Int.random(in: 0 ... (index % 4 == 0 ? 300 : 40), using: &rng)) + "\(round).\(index)"
+                if Bool.random(using: &rng) {
+                    stream += WSTest.client(text: text)
+                } else {  // fragmented, with a ping in between
+                    let bytes = Array(text.utf8)
+                    let cut = bytes.count / 2
+                    stream += WSTest.client(.text, Array(bytes[..<cut]), fin: false) + WSTest.client(.ping, [1])
+                        + WSTest.client(.continuation, Array(bytes[cut...]))
+                }
+                ends.append(stream.count)
+                expected.append(text)
+            }
+            var reader = WebSocketReader()
+            var received: [String] = []
+            var offset = 0
+            while offset < stream.count {
+                let length = min(stream.count - offset, round % 5 == 0 ? 1 : Int.random(in: 1 ... 200, using: &rng))
+                reader.append(Array(stream[offset ..< offset + length]))
+                offset += length
+                while let message = try reader.nextMessage() {
+                    if case .text(let text) = message { received.append(text) }
+                }
+                let complete = ends.filter { $0 <= offset }.count
+                XCTAssertEqual(received.count, complete, "round \(round): after \(offset) of \(stream.count) bytes")
+                if received.count != complete { return }
+            }
+            XCTAssertEqual(received, expected, "round \(round)")
+        }
+    }
+
     func testRandomAndMutatedInputsNeverCrash() throws {
         var rng = SplitMix(state: 42)
         let deflater = try XCTUnwrap(PerMessageDeflate(parameters: .init()))
