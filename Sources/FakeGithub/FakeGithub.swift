@@ -4,7 +4,8 @@ import Logging
 
 /// A fake GitHub API on loopback for tests and benchmarks: `GET /users/{login}` answers from
 /// fixtures (with `ETag`, `304` on a matching `If-None-Match`, and `x-ratelimit-*` headers), or
-/// with a fault scripted for that login; every request is logged.
+/// with a fault scripted for that login; `GET /search/users` searches the fixtures under the
+/// `search` rate-limit resource (`FakeGithubSearch`); every request is logged.
 ///
 /// ```swift
 /// let fake = FakeGithub()
@@ -18,6 +19,7 @@ import Logging
 public final class FakeGithub: @unchecked Sendable {
     // Sendable: `stopped` is guarded by `lock`; the rest never changes and is thread-safe.
     private let state: FakeGithubState
+    private let search = FakeGithubSearch()
     private let server: HTTPServer
     private let lock = NSLock()
     private var stopped = false
@@ -37,6 +39,11 @@ public final class FakeGithub: @unchecked Sendable {
             let answer = state.respond(to: request, login: request.pathParameters["login"])
             if answer.holdMilliseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(answer.holdMilliseconds) * 1_000_000) }
             return answer.response
+        }
+        let search = self.search
+        router.get("/search/users") { request in
+            state.record(request)
+            return search.respond(to: request, users: state.allUsers)
         }
         router.notFound = { request in
             _ = state.respond(to: request, login: nil)
@@ -108,7 +115,19 @@ public final class FakeGithub: @unchecked Sendable {
         set { state.rateLimitRemaining = newValue }
     }
 
+    /// What `x-ratelimit-remaining` says on search answers (resource `search`; 29 by default).
+    public var searchRateLimitRemaining: Int {
+        get { search.rateLimitRemaining }
+        set { search.rateLimitRemaining = newValue }
+    }
+
+    /// Queues faults for the next searches, one per request (`.status(422)`, `.rateLimitExceeded`, …).
+    public func scriptSearch(_ faults: FakeGithubFault...) { search.script(faults) }
+
     // MARK: What was received
+
+    /// The `q` of every `/search/users` request received, oldest first.
+    public var searchQueries: [String] { search.receivedQueries }
 
     /// The requests received, oldest first (at most `logCapacity`).
     public var requests: [ReceivedRequest] { state.requests }
@@ -120,7 +139,10 @@ public final class FakeGithub: @unchecked Sendable {
     public func requestCount(for login: String) -> Int { state.requestCount(for: login) }
 
     /// Empties the log and the request counters.
-    public func clearLog() { state.clearLog() }
+    public func clearLog() {
+        state.clearLog()
+        search.clearLog()
+    }
 
     /// Connections accepted since `start()`.
     public var connectionsOpened: Int { server.acceptedConnections }

@@ -59,6 +59,20 @@ final class FakeGithubState: @unchecked Sendable {
         lock.withLock { persistent[login.lowercased()] = fault }
     }
 
+    /// Every fixture user, for the search endpoint.
+    var allUsers: [FakeGithubUser] { lock.withLock { Array(users.values) } }
+
+    /// Logs a request that is not for `/users/{login}`.
+    func record(_ request: HTTPRequest) {
+        lock.withLock {
+            total += 1
+            if logCapacity > 0 {
+                if log.count >= logCapacity { log.removeFirst(log.count - logCapacity + 1) }
+                log.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: nil))
+            }
+        }
+    }
+
     // MARK: Log
 
     var requests: [ReceivedRequest] { lock.withLock { log } }

@@ -33,7 +33,7 @@ extension GithubClient {
 }
 
 /// The activity of one subscription; ended at most once.
-private final class ActivityToken: @unchecked Sendable {
+final class ActivityToken: @unchecked Sendable {
     // Sendable: `stored` is guarded by `lock`.
     private let lock = NSLock()
     private var stored: NetworkActivity.Token?

@@ -36,6 +36,9 @@ public final class GithubClient: Sendable {
     public let configuration: Configuration
     public let cache: ETagCache
     public let budget: RateLimitBudget
+    /// GitHub's `search` rate-limit resource, kept apart from `budget` (`core`): spending the
+    /// search quota never blocks user lookups.
+    public let searchBudget: RateLimitBudget
     let http: CurlHTTPClient
     let scheduler: AnySchedulerOf<DispatchQueue>
     let coalescer = RequestCoalescer<GithubUser, GithubError>()
@@ -50,8 +53,10 @@ public final class GithubClient: Sendable {
         scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler(),
         cache: ETagCache = ETagCache(), budget: RateLimitBudget = RateLimitBudget(),
         events: GithubClientEvents = GithubClientEvents(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        searchBudget: RateLimitBudget = RateLimitBudget()
     ) {
+        self.searchBudget = searchBudget
         self.configuration = configuration
         self.http = http
         self.scheduler = scheduler
@@ -85,20 +90,29 @@ public final class GithubClient: Sendable {
     /// One lookup with the retry policy: transient failures are retried after a backoff delay on
     /// `scheduler`; other failures pass through at once.
     func userWithRetries(login: String) -> AnyPublisher<GithubUser, GithubError> {
+        withRetries(label: login) { [self] in attempt(login: login) }
+    }
+
+    /// `attempt` with the retry policy: transient failures are retried after a backoff delay on
+    /// `scheduler` (re-subscribing to a fresh attempt); other failures pass through at once.
+    /// `label` names the lookup in retry events.
+    func withRetries<Value>(
+        label: String, _ attempt: @escaping () -> AnyPublisher<Value, GithubError>
+    ) -> AnyPublisher<Value, GithubError> {
         let policy = configuration.retry
         return Deferred { [self] in
             let attempts = AttemptCounter()
-            return attempt(login: login)
-                .map { Result<GithubUser, GithubError>.success($0) }
+            return Deferred(createPublisher: attempt)
+                .map { Result<Value, GithubError>.success($0) }
                 // Non-transient failures become values so that `retry` only sees transient ones;
                 // a transient failure is re-raised after the backoff delay, and `retry`
                 // re-subscribes to the whole attempt.
-                .catch { [self] error -> AnyPublisher<Result<GithubUser, GithubError>, GithubError> in
+                .catch { [self] error -> AnyPublisher<Result<Value, GithubError>, GithubError> in
                     let retry = attempts.next()
                     guard error.isTransient, retry < policy.maxRetries else {
                         return Just(.failure(error)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
                     }
-                    events.retried(login: login, error: error)
+                    events.retried(login: label, error: error)
                     let delay = policy.delayMilliseconds(beforeRetry: retry, random: random())
                     return Fail(error: error).delay(for: .milliseconds(delay), scheduler: scheduler).eraseToAnyPublisher()
                 }
@@ -133,14 +147,20 @@ public final class GithubClient: Sendable {
 
     /// The request for `login`, conditional when an ETag is known.
     func request(for login: String, etag: String?) -> URLRequest {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("users").appendingPathComponent(login))
+        var request = apiRequest(url: configuration.baseURL.appendingPathComponent("users").appendingPathComponent(login))
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        return request
+    }
+
+    /// A GET of `url` with the headers GitHub asks for, and the token when there is one.
+    func apiRequest(url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/vnd.github+json", forHTTPHeaderField: "Accept")
         request.setValue("2022-11-28", forHTTPHeaderField: "X-GitHub-Api-Version")
         if let token = configuration.token, !token.isEmpty {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         return request
     }
 
@@ -210,6 +230,7 @@ extension Subscribers.Completion where Failure == GithubError {
         case .failure(.timeout): "timeout"
         case .failure(.unavailable): "unavailable"
         case .failure(.invalidResponse): "invalid_response"
+        case .failure(.rejected): "rejected"
         }
     }
 }

@@ -10,12 +10,14 @@ public enum GithubError: Error, Equatable, Sendable {
     case unavailable(String)
     /// GitHub answered something this client cannot read (unexpected status or body).
     case invalidResponse(String)
+    /// GitHub refused the request as invalid (422, e.g. a search query it cannot parse).
+    case rejected(String)
 
     /// Whether trying again may help: connection errors, timeouts and 5xx answers.
     public var isTransient: Bool {
         switch self {
         case .timeout, .unavailable: true
-        case .notFound, .rateLimited, .invalidResponse: false
+        case .notFound, .rateLimited, .invalidResponse, .rejected: false
         }
     }
 }

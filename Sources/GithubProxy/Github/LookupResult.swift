@@ -31,6 +31,7 @@ public struct LookupResult: Equatable, Sendable {
         switch failure {
         case .notFound: status = .notFound
         case .rateLimited: status = .rateLimited
+        case .rejected: status = .invalid
         case .timeout, .unavailable, .invalidResponse: status = .unavailable
         }
         self.init(query: query, status: status, users: [], failure: failure)

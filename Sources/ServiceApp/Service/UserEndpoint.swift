@@ -31,7 +31,7 @@ enum UserEndpoint {
             return JSONResponse.error(.tooManyRequests, "rate_limited", headers: ["Retry-After": "\(seconds)"])
         case .timeout:
             return JSONResponse.error(.gatewayTimeout, "upstream_timeout")
-        case .unavailable(let reason), .invalidResponse(let reason):
+        case .unavailable(let reason), .invalidResponse(let reason), .rejected(let reason):
             return JSONResponse.error(.badGateway, "upstream_unavailable", reason)
         }
     }

@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import StreamCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension GithubClient {
+    /// The longest search text sent upstream (GitHub rejects queries over 256 characters).
+    public static let maxSearchQueryLength = 256
+
+    /// The search bar's lookup (the seed's search with pull-to-refresh, on GitHub's
+    /// `/search/users`): never fails, and says why the list is empty.
+    ///
+    /// - text empty once trimmed → `empty`, without a request;
+    /// - longer than `maxSearchQueryLength` → `invalid`, without a request;
+    /// - else `GET /search/users?q=…&per_page=…`, with `activity` told when it starts and when it
+    ///   completes or is cancelled, status check, decoding, the retry policy, and failures caught
+    ///   into an empty page with the matching status (422 → `invalid`).
+    ///
+    /// Searches spend GitHub's `search` rate-limit resource (`searchBudget`), never `core`.
+    public func search(query: String, perPage: Int = 10, activity: NetworkActivity? = nil) -> AnyPublisher<SearchResult, Never> {
+        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return Just(SearchResult(query: query, status: .empty)).eraseToAnyPublisher() }
+        guard text.count <= Self.maxSearchQueryLength else {
+            return Just(SearchResult(query: query, status: .invalid)).eraseToAnyPublisher()
+        }
+        return Deferred { [self] in
+            let token = ActivityToken()
+            return withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage) }
+                .handleEvents(
+                    receiveSubscription: { _ in token.value = activity?.begin() },
+                    receiveCompletion: { _ in token.take().map { activity?.end($0) } },
+                    receiveCancel: { token.take().map { activity?.end($0) } }
+                )
+                .map { SearchResult(query: query, status: .ok, totalCount: $0.totalCount, items: $0.items) }
+                .catch { Just(SearchResult(query: query, failure: $0)) }
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// One upstream search request.
+    func searchAttempt(text: String, perPage: Int) -> AnyPublisher<GithubSearchPage, GithubError> {
+        Deferred { [self] () -> AnyPublisher<GithubSearchPage, GithubError> in
+            if let wait = searchBudget.secondsUntilReset() {
+                events.requested(outcome: "rate_limited_locally")
+                return Fail(error: .rateLimited(retryAfterSeconds: wait)).eraseToAnyPublisher()
+            }
+            let started = DispatchTime.now()
+            return http.dataTaskPublisher(for: searchRequest(text: text, perPage: perPage))
+                .mapError(GithubError.init(urlError:))
+                .tryMap { [self] data, response in try searchPage(from: data, response: response) }
+                .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
+                .handleEvents(receiveCompletion: { [events] completion in
+                    events.requested(outcome: completion.outcome, since: started)
+                })
+                .eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// `GET /search/users?q=<text>&per_page=<perPage>`, every character but the unreserved ones
+    /// percent-encoded (a `+` must reach GitHub as `%2B`, not as a space).
+    func searchRequest(text: String, perPage: Int) -> URLRequest {
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let q = text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        var components = URLComponents(url: configuration.baseURL.appendingPathComponent("search/users"), resolvingAgainstBaseURL: false)
+        components?.percentEncodedQuery = "q=\(q)&per_page=\(min(100, max(1, perPage)))"
+        let url = components?.url ?? configuration.baseURL.appendingPathComponent("search/users")
+        return apiRequest(url: url)
+    }
+
+    /// The status check and decoding of a search answer, plus the `search` budget.
+    private func searchPage(from data: Data, response: HTTPURLResponse) throws -> GithubSearchPage {
+        let wait = searchBudget.update(statusCode: response.statusCode) { response.value(forHTTPHeaderField: $0) }
+        switch response.statusCode {
+        case 200:
+            do {
+                return try JSONDecoder().decode(GithubSearchPage.self, from: data)
+            } catch {
+                throw GithubError.invalidResponse("undecodable search answer: \(error)")
+            }
+        case 422:
+            throw GithubError.rejected("GitHub rejected the search query (422)")
+        case 403, 429:
+            if let wait { throw GithubError.rateLimited(retryAfterSeconds: wait) }
+            throw GithubError.invalidResponse("HTTP \(response.statusCode)")
+        case 500...599:
+            throw GithubError.unavailable("HTTP \(response.statusCode)")
+        default:
+            throw GithubError.invalidResponse("HTTP \(response.statusCode)")
+        }
+    }
+}
