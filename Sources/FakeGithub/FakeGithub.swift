@@ -43,7 +43,9 @@ public final class FakeGithub: @unchecked Sendable {
         let search = self.search
         router.get("/search/users") { request in
             state.record(request)
-            return search.respond(to: request, users: state.allUsers)
+            let answer = search.respond(to: request, users: state.allUsers)
+            if answer.holdMilliseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(answer.holdMilliseconds) * 1_000_000) }
+            return answer.response
         }
         router.notFound = { request in
             _ = state.respond(to: request, login: nil)

@@ -26,8 +26,14 @@ final class FakeGithubSearch: @unchecked Sendable {
 
     func clearLog() { lock.withLock { queries = [] } }
 
-    /// Answers a search among `users`.
-    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> HTTPResponse {
+    /// Answers a search among `users`, after `holdMilliseconds` (a `.delay` fault).
+    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, holdMilliseconds: Int) {
+        let (response, fault) = answer(request, users: users)
+        if case .delay(let milliseconds)? = fault { return (response, max(0, milliseconds)) }
+        return (response, 0)
+    }
+
+    private func answer(_ request: HTTPRequest, users: [FakeGithubUser]) -> (HTTPResponse, FakeGithubFault?) {
         let parameters = Self.parameters(request.query ?? "")
         let query = parameters["q"] ?? ""
         let perPage = min(100, max(1, parameters["per_page"].flatMap(Int.init) ?? 30))
@@ -38,20 +44,20 @@ final class FakeGithubSearch: @unchecked Sendable {
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 60)
         switch fault {
         case .status(let code)?:
-            return FakeGithubState.error(code, headers: headers)
+            return (FakeGithubState.error(code, headers: headers), fault)
         case .rateLimited(let status, let retryAfter, let resetIn)?:
             headers = Self.rateLimitHeaders(remaining: 0, resetIn: resetIn)
             if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
-            return FakeGithubState.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers)
+            return (FakeGithubState.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers), fault)
         case .invalidJSON?:
             headers.set("Content-Type", "application/json; charset=utf-8")
-            return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8)))
+            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8))), fault)
         case nil, .delay?, .resetMidBody?:
             break
         }
         let trimmed = query.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 256 else {
-            return FakeGithubState.error(422, message: "Validation Failed", headers: headers)
+            return (FakeGithubState.error(422, message: "Validation Failed", headers: headers), fault)
         }
         let matches = users.filter { $0.login.lowercased().contains(trimmed.lowercased()) }.sorted { $0.id < $1.id }
         let items = matches.prefix(perPage).map { user -> [String: Any] in
@@ -65,7 +71,7 @@ final class FakeGithubSearch: @unchecked Sendable {
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         headers.set("Content-Type", "application/json; charset=utf-8")
         headers.set("Cache-Control", "no-cache")
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(data)))
+        return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(data))), fault)
     }
 
     /// The query's parameters, percent- and plus-decoded (`q=a+b` is `a b`).

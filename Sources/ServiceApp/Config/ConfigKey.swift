@@ -19,9 +19,12 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case retryBaseDelayMs = "retry.baseDelayMs"
     case cacheCapacity = "cache.capacity"
     case cacheTtlSeconds = "cache.ttlSeconds"
+    case searchDebounceMs = "search.debounceMs"
+    case searchRefreshDelayMs = "search.refreshDelayMs"
+    case searchPerPage = "search.perPage"
 
     /// The objects that group keys in the file.
-    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache"]
+    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search"]
 
     /// The command-line flag that overrides this key, e.g. `--port`.
     var flag: String? {

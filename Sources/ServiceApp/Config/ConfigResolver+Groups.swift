@@ -45,6 +45,16 @@ extension ConfigResolver {
             baseDelay: try reader.milliseconds(.retryBaseDelayMs, default: defaults.baseDelay, in: 0...60_000))
     }
 
+    /// The `"search"` group: the `/ws/search` pipeline's timings and page size.
+    static func searchSettings(
+        _ reader: SettingReader, _ defaults: SearchPipeline.Settings
+    ) throws(ConfigError) -> SearchPipeline.Settings {
+        SearchPipeline.Settings(
+            debounceMs: try reader.integer(.searchDebounceMs, default: defaults.debounceMs, in: 0...60_000),
+            refreshDelayMs: try reader.integer(.searchRefreshDelayMs, default: defaults.refreshDelayMs, in: 0...60_000),
+            perPage: try reader.integer(.searchPerPage, default: defaults.perPage, in: 1...100))
+    }
+
     /// The `"cache"` group.
     static func cacheSettings(
         _ reader: SettingReader, _ defaults: ServiceConfig.CacheSettings

@@ -53,6 +53,7 @@ struct ConfigResolver: Sendable {
         config.upstream = try Self.upstreamTimeouts(reader, defaults.upstream)
         config.retry = try Self.retryPolicy(reader, defaults.retry)
         config.cache = try Self.cacheSettings(reader, defaults.cache)
+        config.search = try Self.searchSettings(reader, defaults.search)
         return config
     }
 

@@ -33,6 +33,9 @@ extension ServiceConfig: CustomStringConvertible {
             "retry.baseDelayMs": milliseconds(retry.baseDelay),
             "cache.capacity": "\(cache.capacity)",
             "cache.ttlSeconds": seconds(cache.ttl),
+            "search.debounceMs": "\(search.debounceMs)",
+            "search.refreshDelayMs": "\(search.refreshDelayMs)",
+            "search.perPage": "\(search.perPage)",
         ]
     }
 

@@ -33,6 +33,8 @@ struct ServiceConfig: Sendable, Equatable {
     var retry = RetryPolicy()
     /// The lookup cache shared by `/ws` and `/api/users/{login}`.
     var cache = CacheSettings()
+    /// The `/ws/search` pipeline.
+    var search = SearchPipeline.Settings()
     /// The config file the settings were read from; `nil` when the default file is absent.
     var configFile: String?
 

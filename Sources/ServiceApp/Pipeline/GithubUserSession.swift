@@ -16,18 +16,6 @@ enum GithubUserSession {
         let pipeline = GithubUserPipeline(
             client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, write: write
         )
-        // The session holds this subscriber until the socket closes; its completion ends the
-        // pipeline's subscriptions, cancelling any lookup in flight.
-        session.messages.subscribe(Subscribers.Sink(
-            receiveCompletion: { _ in pipeline.cancel() },
-            receiveValue: { [weak session] message in
-                switch message {
-                case .text(let text):
-                    pipeline.receive(ClientFrame(text: text), write: write)
-                case .binary:
-                    session?.close(code: .unsupportedData, reason: "binary frames are not accepted")
-                }
-            }
-        ))
+        PipelineSession.feed(session, receive: { pipeline.receive(ClientFrame(text: $0), write: write) }, cancel: pipeline.cancel)
     }
 }

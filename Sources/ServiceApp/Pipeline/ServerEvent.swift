@@ -24,7 +24,8 @@ enum ServerEvent: Equatable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func encode<T: Encodable>(_ value: T) -> Data {
+    /// One event object as compact JSON with sorted keys (shared by every pipeline's events).
+    static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain structs cannot fail.

@@ -49,6 +49,10 @@ final class Service: Sendable {
         server.webSocket("/ws") { session in
             GithubUserSession.attach(session, client: client, throttleMs: throttleMs, minLength: minLength, scheduler: scheduler)
         }
+        let search = config.search
+        server.webSocket("/ws/search") { session in
+            SearchSession.attach(session, client: client, settings: search, scheduler: scheduler)
+        }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
         }

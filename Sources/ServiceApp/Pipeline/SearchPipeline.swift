@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+import GithubProxy
+import StreamCore
+
+/// The seed's search bar with pull-to-refresh, for one `/ws/search` session.
+///
+/// ```
+/// text ─▶ prepend("") ─▶ debounce(debounceMs) ─▶ removeDuplicates ─────────────────────┐
+/// refresh ─▶ withLatestFrom(text.prepend("")) ─▶ map { text } ─▶ delay(refreshDelayMs) ─┴▶ merge
+///       ─▶ map(search) ─▶ switchToLatest ─▶ search events
+/// ```
+/// As in the seed, the refresh path ends the refresh indicator when its delayed value goes on
+/// to trigger the search (`endRefreshing`), so every `refreshing:true` gets one `false`, also
+/// when the search in flight is superseded.
+final class SearchPipeline: @unchecked Sendable {
+    // Sendable: `cancellables` is guarded by `lock`; the subjects are thread-safe.
+
+    /// Timings and page size (`search.*` in the configuration).
+    struct Settings: Sendable, Equatable {
+        var debounceMs = 300
+        var refreshDelayMs = 300
+        var perPage = 10
+    }
+
+    /// The search field's current text, as the client sends it.
+    let text = PassthroughSubject<String, Never>()
+    /// The pull-to-refresh gesture.
+    let refresh = PassthroughSubject<Void, Never>()
+    private let activity = NetworkActivity()
+    private let lock = NSLock()
+    private var cancellables = Set<AnyCancellable>()
+
+    /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
+    init(
+        client: GithubClient, settings: Settings, scheduler: AnySchedulerOf<DispatchQueue>,
+        write: @escaping @Sendable (SearchEvent) -> Void
+    ) {
+        var cancellables = Set<AnyCancellable>()
+        activity.publisher
+            .sink { write(.activity(active: $0)) }
+            .store(in: &cancellables)
+        let searchStream = text.prepend("")
+        let typed = searchStream
+            .debounce(for: .milliseconds(settings.debounceMs), scheduler: scheduler)
+            .removeDuplicates()
+        let refreshed = refresh
+            .withLatestFrom(searchStream)
+            .map { _, latest in latest }
+            .delay(for: .milliseconds(settings.refreshDelayMs), scheduler: scheduler)
+            .handleEvents(receiveOutput: { _ in write(.refreshing(active: false)) })
+        typed.merge(with: refreshed)
+            .map { [activity] query in client.search(query: query, perPage: settings.perPage, activity: activity) }
+            .switchToLatest()
+            .sink { write(.search($0)) }
+            .store(in: &cancellables)
+        self.cancellables = cancellables
+    }
+
+    /// Feeds one client frame: text goes into the pipeline, a refresh starts the indicator and
+    /// re-runs the latest text's search; an unreadable frame is answered with an `error` event.
+    func receive(_ frame: SearchFrame, write: (SearchEvent) -> Void) {
+        switch frame {
+        case .input(let value): text.send(value)
+        case .refresh:
+            write(.refreshing(active: true))
+            refresh.send(())
+        case .unreadable(let message): write(.error(code: "bad_message", message: message))
+        }
+    }
+
+    /// Ends every subscription: a search in flight is cancelled upstream.
+    func cancel() {
+        let cancellables = lock.withLock {
+            defer { self.cancellables = [] }
+            return self.cancellables
+        }
+        cancellables.forEach { $0.cancel() }
+    }
+}
