@@ -78,7 +78,7 @@ class EndToEndTestCase: XCTestCase {
     }
 
     /// A new `/ws` client (its `hello` already read).
-    func connect() throws -> EventClient { try EventClient(port: port) }
+    func connect(_ path: String = "/ws") throws -> EventClient { try EventClient(port: port, path: path) }
 
     /// One request on a new connection.
     func get(_ path: String, headers: String = "", method: String = "GET") throws -> TestResponse {

@@ -12,8 +12,8 @@ final class EventClient {
     private(set) var hello: WireEvent?
     private var barriers = 0
 
-    init(port: UInt16, timeout: TimeInterval = 10) throws {
-        socket = try TestWebSocketClient(port: port, path: "/ws", timeout: timeout)
+    init(port: UInt16, path: String = "/ws", timeout: TimeInterval = 10) throws {
+        socket = try TestWebSocketClient(port: port, path: path, timeout: timeout)
         hello = try next(timeout: timeout)
     }
 

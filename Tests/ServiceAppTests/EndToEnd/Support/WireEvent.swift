@@ -13,6 +13,14 @@ struct WireEvent: Decodable, Equatable, CustomStringConvertible {
         var html_url: String
     }
 
+    /// An item of a `/ws/search` `search` event.
+    struct SearchItem: Decodable, Equatable {
+        var login: String
+        var id: Int
+        var avatar_url: String
+        var html_url: String
+    }
+
     var type: String
     // hello
     var pipeline: String?
@@ -24,6 +32,11 @@ struct WireEvent: Decodable, Equatable, CustomStringConvertible {
     var query: String?
     var status: String?
     var users: [User]?
+    // /ws/search: hello, search
+    var debounceMs: Int?
+    var refreshDelayMs: Int?
+    var total_count: Int?
+    var items: [SearchItem]?
     // error
     var code: String?
     var message: String?
@@ -33,6 +46,7 @@ struct WireEvent: Decodable, Equatable, CustomStringConvertible {
 
     private enum CodingKeys: String, CodingKey {
         case type, pipeline, throttleMs, minLength, active, query, status, users, code, message
+        case debounceMs, refreshDelayMs, total_count, items
     }
 
     /// Decodes one frame; throws when it is not a JSON object with a `type`.
