@@ -53,6 +53,9 @@ final class Service: Sendable {
         server.webSocket("/ws/search") { session in
             SearchSession.attach(session, client: client, settings: search, scheduler: scheduler)
         }
+        server.webSocket("/ws/form") { session in
+            FormSession.attach(session)
+        }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
         }
