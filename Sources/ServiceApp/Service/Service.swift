@@ -44,17 +44,9 @@ final class Service: Sendable {
         server.setErrorResponse { status, message in
             JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
         }
-        let throttleMs = Int(config.throttle.wholeMilliseconds)
-        let minLength = config.minLength
-        server.webSocket("/ws") { session in
-            GithubUserSession.attach(session, client: client, throttleMs: throttleMs, minLength: minLength, scheduler: scheduler)
-        }
-        let search = config.search
-        server.webSocket("/ws/search") { session in
-            SearchSession.attach(session, client: client, settings: search, scheduler: scheduler)
-        }
-        server.webSocket("/ws/form") { session in
-            FormSession.attach(session)
+        let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler)
+        for pipeline in PipelineDescriptor.all {
+            server.webSocket(pipeline.path) { session in pipeline.attach(session, context) }
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
@@ -80,6 +72,9 @@ final class Service: Sendable {
         router.get("/", immediate: { _ in
             HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", text: BrowserPage.html)
         })
+        router.get("/search", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: SearchPage.html) })
+        router.get("/form", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: FormPage.html) })
+        router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
         router.get("/healthz", immediate: { _ in JSONResponse.make(.ok, ["status": "ok"]) })
         router.get("/readyz", immediate: { _ in
             readiness.draining

@@ -50,5 +50,7 @@ extension BrowserPage {
         .status[data-status="rate_limited"], .status[data-status="unavailable"] { color: var(--warn); }
         .pipeline { margin-top: 16px; padding-top: 12px; border-top: 1px solid var(--border); font-size: 0.75rem;
                     color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+        .pages { margin-top: 16px; font-size: 0.8rem; color: var(--muted); }
+        .pages a { color: var(--accent); }
         """
 }

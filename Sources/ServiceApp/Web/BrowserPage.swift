@@ -61,6 +61,7 @@ enum BrowserPage {
           </section>
           <p id="status" class="status" role="status" aria-live="polite">type a username</p>
           <footer id="pipeline" class="pipeline">throttle → removeDuplicates → lookup → switchToLatest</footer>
+          <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
         <script>//<![CDATA[
         \(script)

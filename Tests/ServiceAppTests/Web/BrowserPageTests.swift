@@ -40,8 +40,8 @@ final class BrowserPageTests: XCTestCase {
         }
     }
 
-    private func parse() throws -> [Collector.Element] {
-        let parser = XMLParser(data: Data(BrowserPage.html.utf8))
+    private func parse(_ html: String = BrowserPage.html) throws -> [Collector.Element] {
+        let parser = XMLParser(data: Data(html.utf8))
         let collector = Collector()
         parser.delegate = collector
         XCTAssertTrue(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
@@ -88,20 +88,44 @@ final class BrowserPageTests: XCTestCase {
     }
 
     func testPageIsSelfContained() throws {
-        let elements = try parse()
+        try assertSelfContained(BrowserPage.html)
+    }
+
+    /// Nothing is loaded from elsewhere: the only `href`s are links to the service's own pages.
+    private func assertSelfContained(_ html: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let elements = try parse(html)
         for element in elements where ["script", "link", "iframe", "object", "embed"].contains(element.name) {
-            XCTAssertNil(element.attributes["src"], "<\(element.name) src>")
-            XCTAssertNil(element.attributes["href"], "<\(element.name) href>")
+            XCTAssertNil(element.attributes["src"], "<\(element.name) src>", file: file, line: line)
+            XCTAssertNil(element.attributes["href"], "<\(element.name) href>", file: file, line: line)
         }
         for element in elements {
             for (name, value) in element.attributes where ["src", "href"].contains(name) {
-                XCTFail("external \(name)=\(value) on <\(element.name)>")
+                let ownPage = element.name == "a" && name == "href" && ["/", "/search", "/form"].contains(value)
+                if !ownPage { XCTFail("external \(name)=\(value) on <\(element.name)>", file: file, line: line) }
             }
         }
-        XCTAssertFalse(BrowserPage.html.contains("@import"))
-        XCTAssertFalse(BrowserPage.html.contains("url("), "no CSS url(): fonts and images would be external")
-        XCTAssertEqual(elements.filter { $0.name == "script" }.count, 1)
-        XCTAssertEqual(elements.filter { $0.name == "style" }.count, 1)
+        XCTAssertFalse(html.contains("@import"), file: file, line: line)
+        XCTAssertFalse(html.contains("url("), "no CSS url(): fonts and images would be external", file: file, line: line)
+        XCTAssertEqual(elements.filter { $0.name == "script" }.count, 1, file: file, line: line)
+        XCTAssertEqual(elements.filter { $0.name == "style" }.count, 1, file: file, line: line)
+    }
+
+    /// `/search` and `/form`: well-formed, self-contained, linked to each other and to `/`, with
+    /// the ids browser tests use.
+    func testSearchAndFormPagesAreSelfContainedAndLinked() throws {
+        for (html, ids) in [
+            (SearchPage.html, ["query", "refresh", "spinner", "refreshing", "total", "results", "status", "connection"]),
+            (FormPage.html, ["value1", "value2", "value2_repeat", "value1-hint", "value2-hint", "submit", "status", "connection"]),
+            (BrowserPage.html, ["username"]),
+        ] {
+            try assertSelfContained(html)
+            let elements = try parse(html)
+            for id in ids { _ = try element(id, in: elements) }
+            let links = elements.filter { $0.name == "a" }.compactMap { $0.attributes["href"] }
+            XCTAssertEqual(links, ["/", "/search", "/form"])
+        }
+        XCTAssertTrue(SearchPage.html.contains(#"pipelineSocket("/ws/search""#))
+        XCTAssertTrue(FormPage.html.contains(#"pipelineSocket("/ws/form""#))
     }
 
     func testScriptSpeaksTheContract() throws {
