@@ -47,6 +47,48 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/search": {
+              "get": {
+                "operationId": "getSearchPage",
+                "summary": "The search page: a search field and a refresh button driving the /ws/search pipeline",
+                "responses": {
+                  "200": {
+                    "description": "A self-contained HTML page",
+                    "content": { "text/html": { "schema": { "type": "string" } } }
+                  }
+                }
+              }
+            },
+            "/form": {
+              "get": {
+                "operationId": "getFormPage",
+                "summary": "The sign-up form page, driving the /ws/form pipeline",
+                "responses": {
+                  "200": {
+                    "description": "A self-contained HTML page",
+                    "content": { "text/html": { "schema": { "type": "string" } } }
+                  }
+                }
+              }
+            },
+            "/api/pipelines": {
+              "get": {
+                "operationId": "getPipelines",
+                "summary": "The pipeline catalog: every WebSocket pipeline with its page and its stages in flow order",
+                "responses": {
+                  "200": {
+                    "description": "One entry per pipeline",
+                    "content": { "application/json": { "schema": { "type": "array", "items": {
+                      "type": "object", "required": ["name", "path", "page", "stages"], "additionalProperties": false,
+                      "properties": {
+                        "name": { "type": "string" }, "path": { "type": "string" }, "page": { "type": "string" },
+                        "stages": { "type": "array", "items": { "type": "string" }, "minItems": 1 }
+                      }
+                    } } } }
+                  }
+                }
+              }
+            },
             "/healthz": {
               "get": {
                 "operationId": "getHealth",

@@ -33,7 +33,8 @@ final class OpenAPIDocumentTests: XCTestCase {
         let paths = try object(root, ["paths"])
         XCTAssertEqual(
             Set(paths.keys),
-            ["/", "/healthz", "/readyz", "/metrics", "/api/users/{login}", "/openapi.json", "/ws", "/ws/echo"])
+            ["/", "/search", "/form", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}", "/openapi.json",
+             "/ws", "/ws/search", "/ws/form", "/ws/echo"])
         for (path, item) in paths {
             XCTAssertEqual(Array(try XCTUnwrap(item as? Object).keys), ["get"], path)
         }
@@ -108,7 +109,7 @@ final class OpenAPIDocumentTests: XCTestCase {
 
     func testWebSocketUpgrades() throws {
         let paths = try object(try document(), ["paths"])
-        for path in ["/ws", "/ws/echo"] {
+        for path in ["/ws", "/ws/search", "/ws/form", "/ws/echo"] {
             XCTAssertEqual(Set(try object(paths, [path, "get", "responses"]).keys), ["101", "400", "426", "503"], path)
         }
     }
