@@ -74,6 +74,9 @@ final class Service: Sendable {
         })
         router.get("/search", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: SearchPage.html) })
         router.get("/form", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: FormPage.html) })
+        router.get("/asyncapi.json", immediate: { _ in
+            HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
+        })
         router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
         router.get("/healthz", immediate: { _ in JSONResponse.make(.ok, ["status": "ok"]) })
         router.get("/readyz", immediate: { _ in

@@ -1,0 +1,70 @@
+import Foundation
+
+/// `GET /asyncapi.json`: an AsyncAPI 3.0 document of every WebSocket endpoint and message of the
+/// contract: one channel per pipeline (generated from `PipelineDescriptor.all`) plus `/ws/echo`,
+/// a send and a receive operation per pipeline, and a JSON Schema per message (closed objects,
+/// so a test that validates every event it receives also catches unexpected fields).
+enum AsyncAPIDocument {
+    static let json: String = {
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }()
+
+    /// The messages each pipeline's clients send and receive, by pipeline name.
+    static let messages: [String: (send: [String], receive: [String])] = [
+        "github-user": (["input", "plainText"], ["hello", "activity", "result", "error", "trace"]),
+        "github-search": (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"]),
+        "form": (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"]),
+    ]
+
+    private static var document: [String: Any] {
+        var channels: [String: Any] = [:]
+        var operations: [String: Any] = [:]
+        for pipeline in PipelineDescriptor.all {
+            let id = channelID(pipeline.name)
+            let (send, receive) = messages[pipeline.name] ?? ([], [])
+            var channelMessages: [String: Any] = [:]
+            for name in send + receive { channelMessages[name] = ["$ref": "#/components/messages/\(name)"] }
+            channels[id] = [
+                "address": pipeline.path,
+                "title": pipeline.name,
+                "description": "The \(pipeline.name) pipeline (page \(pipeline.page); stages \(pipeline.stages.joined(separator: " → "))). "
+                    + "Open with ?trace=1 to also receive trace events.",
+                "messages": channelMessages,
+            ]
+            operations["send" + id.prefix(1).uppercased() + id.dropFirst()] = [
+                "action": "send", "channel": ["$ref": "#/channels/\(id)"],
+                "messages": send.map { ["$ref": "#/channels/\(id)/messages/\($0)"] },
+            ]
+            operations["receive" + id.prefix(1).uppercased() + id.dropFirst()] = [
+                "action": "receive", "channel": ["$ref": "#/channels/\(id)"],
+                "messages": receive.map { ["$ref": "#/channels/\(id)/messages/\($0)"] },
+            ]
+        }
+        channels["echo"] = [
+            "address": "/ws/echo", "title": "echo",
+            "description": "The identity pipeline: every text or binary message echoed as it came.",
+            "messages": ["any": ["$ref": "#/components/messages/echo"]],
+        ]
+        operations["sendEcho"] = ["action": "send", "channel": ["$ref": "#/channels/echo"], "messages": [["$ref": "#/channels/echo/messages/any"]]]
+        operations["receiveEcho"] = ["action": "receive", "channel": ["$ref": "#/channels/echo"], "messages": [["$ref": "#/channels/echo/messages/any"]]]
+        return [
+            "asyncapi": "3.0.0",
+            "info": [
+                "title": "Combine pipelines over WebSockets", "version": "1.0.0",
+                "description": "Each text frame carries one JSON object on one line. Frames starting with { that are not valid JSON, "
+                    + "or JSON of an unknown type, get an error event and the session goes on; binary frames on a pipeline close it with 1003.",
+            ],
+            "defaultContentType": "application/json",
+            "servers": ["local": ["host": "localhost:8080", "protocol": "ws", "description": "make run"]],
+            "channels": channels,
+            "operations": operations,
+            "components": ["messages": AsyncAPIMessages.all],
+        ]
+    }
+
+    private static func channelID(_ name: String) -> String {
+        let parts = name.split(separator: "-")
+        return parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
+    }
+}
