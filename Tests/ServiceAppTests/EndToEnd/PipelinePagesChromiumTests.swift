@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+@testable import ServiceApp
+
+/// Headless Chromium on `/search` and `/form` (see `ChromiumPageDriver`): type, refresh, fill
+/// the form, and the submit button's state. Screenshots go to `.build/test-artifacts`.
+final class PipelinePagesChromiumTests: EndToEndTestCase {
+    /// Types `heck` into the search field letter by letter, waits for its results, presses
+    /// Refresh and waits for the indicator to show and go again.
+    static let searchDrive = #"""
+        var query = $("query"), typed = 0, word = "heck", refreshSeen = false;
+        function type() { typed += 1; query.value = word.slice(0, typed); query.dispatchEvent(new Event("input", { bubbles: true })); if (typed < word.length) { setTimeout(type, 30); } }
+        function results() { return Array.prototype.map.call(doc.querySelectorAll("#results li"), function (li) { return li.textContent; }).join("+"); }
+        new MutationObserver(function () {
+          if (!refreshSeen && typed === word.length && $("total").textContent === "2") {
+            refreshSeen = true;
+            var before = results();
+            new MutationObserver(function () {
+              if ($("refreshing").hidden) { finish("results=" + before + " total=" + $("total").textContent + " refreshed=yes after=" + results()); }
+            }).observe($("refreshing"), { attributes: true });
+            $("refresh").click();
+          }
+        }).observe($("results"), { childList: true });
+        type();
+        """#
+
+    /// Fills the form: submit stays disabled until both validations pass, then submits.
+    static let formDrive = #"""
+        var states = [];
+        function set(id, value) { $(id).value = value; $(id).dispatchEvent(new Event("input", { bubbles: true })); }
+        states.push("start:" + ($("submit").disabled ? "disabled" : "enabled"));
+        set("value1", "joé");
+        set("value2", "👍🏽 secret");
+        set("value2_repeat", "👍🏽 secre");
+        setTimeout(function () {
+          states.push("mismatch:" + ($("submit").disabled ? "disabled" : "enabled") + ":" + $("value2-hint").textContent);
+          new MutationObserver(function () {
+            if (!$("submit").disabled) {
+              states.push("match:enabled");
+              new MutationObserver(function () { finish(states.join(",") + " status=" + $("status").textContent); })
+                .observe($("status"), { childList: true, characterData: true, subtree: true });
+              $("submit").click();
+            }
+          }).observe($("submit"), { attributes: true });
+          set("value2_repeat", "👍🏽 secret");
+        }, 500);
+        """#
+
+    func testSearchPageTypesAndRefreshes() throws {
+        let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: try startPort { $0.search.debounceMs = 50; $0.search.refreshDelayMs = 100 })
+        let report = try driver.run(page: "/search", drive: Self.searchDrive)
+        XCTAssertEqual(report, "results=heckj+heck total=2 refreshed=yes after=heckj+heck")
+        XCTAssertEqual(fake.searchQueries.filter { $0 == "heck" }.count, 2, "the typed search and the refresh: \(fake.searchQueries)")
+        _ = try driver.run(page: "/search", drive: Self.searchDrive, screenshot: "chromium-search-page.png")
+    }
+
+    func testFormPageEnablesSubmitOnlyWhenValidAndSubmits() throws {
+        let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: try startPort())
+        let report = try driver.run(page: "/form", drive: Self.formDrive)
+        XCTAssertEqual(report, "start:disabled,mismatch:disabled:values must match and have at least 5 characters,match:enabled status=submitted: joé")
+        _ = try driver.run(page: "/form", drive: Self.formDrive, screenshot: "chromium-form-page.png")
+    }
+
+    private func startPort(configure: (inout ServiceConfig) -> Void = { _ in }) throws -> UInt16 {
+        try startService(configure: configure)
+        return port
+    }
+}
