@@ -22,6 +22,8 @@ struct PipelineDescriptor: Sendable {
     let page: String
     /// The named stages in flow order (the lanes of a trace).
     let stages: [String]
+    /// The messages clients send and receive, named as in `AsyncAPIMessages`.
+    let messages: (send: [String], receive: [String])
     /// Binds a new session to a new pipeline instance.
     let attach: @Sendable (WebSocketSession, Context) -> Void
 
@@ -33,7 +35,8 @@ extension PipelineDescriptor {
     /// The seed's GithubViewController username field.
     static let githubUser = PipelineDescriptor(
         name: "github-user", path: "/ws", page: "/",
-        stages: ["input", "throttle", "removeDuplicates", "lookup", "switchToLatest"]
+        stages: ["input", "throttle", "removeDuplicates", "lookup", "switchToLatest"],
+        messages: (["input", "plainText"], ["hello", "activity", "result", "error", "trace"])
     ) { session, context in
         GithubUserSession.attach(
             session, client: context.client, throttleMs: Int(context.config.throttle.wholeMilliseconds),
@@ -44,7 +47,8 @@ extension PipelineDescriptor {
     /// The seed's search bar with pull-to-refresh.
     static let search = PipelineDescriptor(
         name: "github-search", path: "/ws/search", page: "/search",
-        stages: ["input", "debounce", "removeDuplicates", "refresh", "withLatestFrom", "delay", "merge", "search", "switchToLatest"]
+        stages: ["input", "debounce", "removeDuplicates", "refresh", "withLatestFrom", "delay", "merge", "search", "switchToLatest"],
+        messages: (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"])
     ) { session, context in
         SearchSession.attach(session, client: context.client, settings: context.config.search, scheduler: context.scheduler)
     }
@@ -52,7 +56,8 @@ extension PipelineDescriptor {
     /// The seed's sign-up form (ReactiveFormModel).
     static let form = PipelineDescriptor(
         name: "form", path: "/ws/form", page: "/form",
-        stages: ["value1", "value2", "value2_repeat", "validatedValue1", "validatedValue2", "readyToSubmit"]
+        stages: ["value1", "value2", "value2_repeat", "validatedValue1", "validatedValue2", "readyToSubmit"],
+        messages: (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"])
     ) { session, _ in
         FormSession.attach(session)
     }

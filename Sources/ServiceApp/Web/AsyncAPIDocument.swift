@@ -10,19 +10,12 @@ enum AsyncAPIDocument {
         return String(decoding: data, as: UTF8.self)
     }()
 
-    /// The messages each pipeline's clients send and receive, by pipeline name.
-    static let messages: [String: (send: [String], receive: [String])] = [
-        "github-user": (["input", "plainText"], ["hello", "activity", "result", "error", "trace"]),
-        "github-search": (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"]),
-        "form": (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"]),
-    ]
-
     private static var document: [String: Any] {
         var channels: [String: Any] = [:]
         var operations: [String: Any] = [:]
         for pipeline in PipelineDescriptor.all {
             let id = channelID(pipeline.name)
-            let (send, receive) = messages[pipeline.name] ?? ([], [])
+            let (send, receive) = pipeline.messages
             var channelMessages: [String: Any] = [:]
             for name in send + receive { channelMessages[name] = ["$ref": "#/components/messages/\(name)"] }
             channels[id] = [
