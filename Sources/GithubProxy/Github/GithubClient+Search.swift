@@ -82,13 +82,8 @@ extension GithubClient {
             }
         case 422:
             throw GithubError.rejected("GitHub rejected the search query (422)")
-        case 403, 429:
-            if let wait { throw GithubError.rateLimited(retryAfterSeconds: wait) }
-            throw GithubError.invalidResponse("HTTP \(response.statusCode)")
-        case 500...599:
-            throw GithubError.unavailable("HTTP \(response.statusCode)")
         default:
-            throw GithubError.invalidResponse("HTTP \(response.statusCode)")
+            throw GithubError(statusCode: response.statusCode, rateLimitWait: wait)
         }
     }
 }

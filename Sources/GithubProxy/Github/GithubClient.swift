@@ -184,13 +184,8 @@ public final class GithubClient: Sendable {
             return cached
         case 404:
             throw GithubError.notFound
-        case 403, 429:
-            if let wait { throw GithubError.rateLimited(retryAfterSeconds: wait) }
-            throw GithubError.invalidResponse("HTTP \(response.statusCode)")
-        case 500...599:
-            throw GithubError.unavailable("HTTP \(response.statusCode)")
         default:
-            throw GithubError.invalidResponse("HTTP \(response.statusCode)")
+            throw GithubError(statusCode: response.statusCode, rateLimitWait: wait)
         }
     }
 }

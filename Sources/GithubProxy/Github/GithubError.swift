@@ -13,6 +13,20 @@ public enum GithubError: Error, Equatable, Sendable {
     /// GitHub refused the request as invalid (422, e.g. a search query it cannot parse).
     case rejected(String)
 
+    /// The failure an answer with another status than the caller expects means: a spent rate
+    /// limit (403/429 with `rateLimitWait` from the budget), a server error (5xx), else an
+    /// answer this client cannot read.
+    init(statusCode: Int, rateLimitWait: Int?) {
+        switch statusCode {
+        case 403, 429:
+            self = rateLimitWait.map { .rateLimited(retryAfterSeconds: $0) } ?? .invalidResponse("HTTP \(statusCode)")
+        case 500...599:
+            self = .unavailable("HTTP \(statusCode)")
+        default:
+            self = .invalidResponse("HTTP \(statusCode)")
+        }
+    }
+
     /// Whether trying again may help: connection errors, timeouts and 5xx answers.
     public var isTransient: Bool {
         switch self {

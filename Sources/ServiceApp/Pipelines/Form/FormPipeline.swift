@@ -12,7 +12,7 @@ import StreamCore
 /// count too, as in the seed). Validation and submit events go out at start and then only when
 /// they change (`removeDuplicates`).
 final class FormPipeline: @unchecked Sendable {
-    // Sendable: `ready` and `cancellables` are guarded by `lock`; the subjects are thread-safe.
+    // Sendable: `ready` is guarded by `lock`; the other properties are immutable and thread-safe.
 
     static let value1Message = "minimum of 3 characters required"
     static let value2Message = "values must match and have at least 5 characters"
@@ -24,7 +24,7 @@ final class FormPipeline: @unchecked Sendable {
     private let lock = NSLock()
     /// The values `readyToSubmit` last saw valid, or nil while it is false.
     private var ready: (value1: String, value2: String)?
-    private var cancellables = Set<AnyCancellable>()
+    private let subscriptions = PipelineSubscriptions()
 
     /// Builds the pipeline; `write` receives the start state at once, then each change.
     init(write: @escaping @Sendable (FormEvent) -> Void) {
@@ -53,7 +53,7 @@ final class FormPipeline: @unchecked Sendable {
             .removeDuplicates()
             .sink { write(.submit(allowed: $0)) }
             .store(in: &cancellables)
-        self.cancellables = cancellables
+        subscriptions.keep(cancellables)
     }
 
     private func setReady(_ values: (value1: String, value2: String)?) { lock.withLock { ready = values } }
@@ -75,11 +75,6 @@ final class FormPipeline: @unchecked Sendable {
         }
     }
 
-    func cancel() {
-        let cancellables = lock.withLock {
-            defer { self.cancellables = [] }
-            return self.cancellables
-        }
-        cancellables.forEach { $0.cancel() }
-    }
+    /// Ends every subscription.
+    func cancel() { subscriptions.cancel() }
 }

@@ -14,13 +14,12 @@ import StreamCore
 /// subscribers write `result` and `activity` events, as the seed's `sink`/`assign` subscribers
 /// update the labels, the avatar and the spinner.
 final class GithubUserPipeline: @unchecked Sendable {
-    // Sendable: `cancellables` is guarded by `lock`; the subjects are thread-safe.
+    // Sendable: every stored property is immutable and thread-safe.
 
     /// The field's current value, as the client sends it.
     let input = PassthroughSubject<String, Never>()
     private let activity = NetworkActivity()
-    private let lock = NSLock()
-    private var cancellables = Set<AnyCancellable>()
+    private let subscriptions = PipelineSubscriptions()
 
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
     init(
@@ -38,7 +37,7 @@ final class GithubUserPipeline: @unchecked Sendable {
             .switchToLatest()
             .sink { write(.result($0)) }
             .store(in: &cancellables)
-        self.cancellables = cancellables
+        subscriptions.keep(cancellables)
     }
 
     /// Feeds one client frame: a value goes into the pipeline; an unreadable frame is answered
@@ -51,11 +50,5 @@ final class GithubUserPipeline: @unchecked Sendable {
     }
 
     /// Ends every subscription: an in-flight lookup is cancelled upstream.
-    func cancel() {
-        let cancellables = lock.withLock {
-            defer { self.cancellables = [] }
-            return self.cancellables
-        }
-        cancellables.forEach { $0.cancel() }
-    }
+    func cancel() { subscriptions.cancel() }
 }

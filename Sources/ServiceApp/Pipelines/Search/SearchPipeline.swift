@@ -14,7 +14,7 @@ import StreamCore
 /// to trigger the search (`endRefreshing`), so every `refreshing:true` gets one `false`, also
 /// when the search in flight is superseded.
 final class SearchPipeline: @unchecked Sendable {
-    // Sendable: `cancellables` is guarded by `lock`; the subjects are thread-safe.
+    // Sendable: every stored property is immutable and thread-safe.
 
     /// Timings and page size (`search.*` in the configuration).
     struct Settings: Sendable, Equatable {
@@ -28,8 +28,7 @@ final class SearchPipeline: @unchecked Sendable {
     /// The pull-to-refresh gesture.
     let refresh = PassthroughSubject<Void, Never>()
     private let activity = NetworkActivity()
-    private let lock = NSLock()
-    private var cancellables = Set<AnyCancellable>()
+    private let subscriptions = PipelineSubscriptions()
 
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
     init(
@@ -54,7 +53,7 @@ final class SearchPipeline: @unchecked Sendable {
             .switchToLatest()
             .sink { write(.search($0)) }
             .store(in: &cancellables)
-        self.cancellables = cancellables
+        subscriptions.keep(cancellables)
     }
 
     /// Feeds one client frame: text goes into the pipeline, a refresh starts the indicator and
@@ -70,11 +69,5 @@ final class SearchPipeline: @unchecked Sendable {
     }
 
     /// Ends every subscription: a search in flight is cancelled upstream.
-    func cancel() {
-        let cancellables = lock.withLock {
-            defer { self.cancellables = [] }
-            return self.cancellables
-        }
-        cancellables.forEach { $0.cancel() }
-    }
+    func cancel() { subscriptions.cancel() }
 }
