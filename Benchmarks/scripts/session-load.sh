@@ -131,7 +131,8 @@ for r in rows:
           f"{f(r['holdMeanMs'])} ms, {r['nextWindowFinals']} finals put in the next window; statuses {json.dumps(r['statuses'], sort_keys=True)}; "
           f"handshake failures {r['handshakeFailures']}, unexpected closes {r['unexpectedCloses']}, error events {r['errorEvents']}, "
           f"bad events {r['badEvents']}, activity-order violations {r['activityViolations']}, unexpected statuses {r['unexpectedStatuses']}, "
-          f"missing final results {r['missingFinals']}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}.")
+          f"missing final results {r['missingFinals']} (later: {r.get('lateFinals', 0)}), finals already answered by the last result "
+          f"{r.get('collapsedFinals', 0)}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}.")
 PY
 printf '\n| service process | VmRSS (KB) | open fds | fds − pooled upstream conns | threads | CPU (s, cumulative) | ws sessions open | HTTP conns open | upstream conns open |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'

@@ -82,7 +82,7 @@ enum LoadRunner {
           sessions: \(stats.sessionsOpened) opened of \(sessionCount), \(stats.cleanCloses) closed cleanly, \(stats.handshakeFailures) handshake failures, \(stats.unexpectedCloses) unexpected closes
           keystrokes \(stats.keystrokes) (\(String(format: "%.0f", Double(stats.keystrokes) / max(1, duration)))/s), results \(stats.results) (\(String(format: "%.3f", Double(stats.results) / Double(keystrokes))) per keystroke), statuses \(stats.statusCounts.sorted { $0.key < $1.key })
           upstream calls \(upstreamCalls.map(String.init) ?? "?") (\(upstreamCalls.map { String(format: "%.3f", Double($0) / Double(keystrokes)) } ?? "?") per keystroke)
-          errors: \(stats.errorEvents) error events, \(stats.badEvents) bad events, \(stats.activityViolations) activity-order violations, \(stats.unexpectedStatuses) unexpected statuses, \(stats.missingFinals) missing final results (\(stats.lateFinals) came later), \(stats.staleResults) results after the final one
+          errors: \(stats.errorEvents) error events, \(stats.badEvents) bad events, \(stats.activityViolations) activity-order violations, \(stats.unexpectedStatuses) unexpected statuses, \(stats.missingFinals) missing final results (\(stats.lateFinals) came later), \(stats.collapsedFinals) finals already answered by the last result, \(stats.staleResults) results after the final one
           bursts \(stats.bursts) (\(stats.finalsWithLookup) with a lookup), \(stats.nextWindowFinals) finals seen after a window boundary
           final result latency (ms)  p50 \(ms(raw.p50))  p90 \(ms(raw.p90))  p99 \(ms(raw.p99))  max \(ms(raw.max))  (n=\(raw.count))
           modelled throttle hold     p50 \(ms(holds.p50))  p99 \(ms(holds.p99))  mean \(ms(holds.mean))
@@ -106,7 +106,7 @@ enum LoadRunner {
             "upstreamCalls": upstreamCalls ?? NSNull(),
             "upstreamCallsPerKeystroke": upstreamCalls.map { Double($0) / Double(keystrokes) } ?? NSNull(),
             "errorEvents": stats.errorEvents, "badEvents": stats.badEvents, "activityViolations": stats.activityViolations,
-            "unexpectedStatuses": stats.unexpectedStatuses, "missingFinals": stats.missingFinals, "lateFinals": stats.lateFinals, "staleResults": stats.staleResults,
+            "unexpectedStatuses": stats.unexpectedStatuses, "missingFinals": stats.missingFinals, "lateFinals": stats.lateFinals, "collapsedFinals": stats.collapsedFinals, "staleResults": stats.staleResults,
             "bursts": stats.bursts, "finalsWithLookup": stats.finalsWithLookup, "nextWindowFinals": stats.nextWindowFinals,
             "statuses": stats.statusCounts,
             "rawP50Ms": json(raw.p50), "rawP90Ms": json(raw.p90), "rawP99Ms": json(raw.p99), "rawMaxMs": json(raw.max),

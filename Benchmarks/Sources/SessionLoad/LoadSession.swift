@@ -67,6 +67,11 @@ final class LoadSession: @unchecked Sendable {
     private var missing: [String: UInt64] = [:]
     /// A final went missing and no later name has been answered yet.
     private var awaitingRecovery = false
+    /// The query of the last result received.
+    private var lastResultQuery: String?
+    /// A lookup started (activity:true) after the last result: the pipeline let a new value
+    /// through, so a repeat of the last result's name would be a new lookup, not a collapse.
+    private var lookupSinceLastResult = false
     private var active = false
     private var helloSeen = false
     private var finished = false
@@ -161,6 +166,18 @@ final class LoadSession: @unchecked Sendable {
         }
         after(ns: plan.resultWaitNs) { [self] in
             guard let pending, pending.burst == current else { return }
+            // The contract: once input stops, the last result names the last value. The same
+            // name typed again within the throttle window of its previous final value is
+            // released once more and dropped by removeDuplicates (the seed's pipeline): no new
+            // result, and none is needed — the last result already names it (issue #16).
+            if lastResultQuery == pending.value, !lookupSinceLastResult {
+                shard.stats.collapsedFinals += 1
+                history.note("=final \(pending.value) already answered by the last result (repeat collapsed by removeDuplicates)", at: monotonicNow())
+                self.pending = nil
+                answered = true
+                continueTyping()
+                return
+            }
             shard.stats.missingFinals += 1
             missing[pending.value] = pending.sentAt
             awaitingRecovery = true
@@ -206,8 +223,11 @@ final class LoadSession: @unchecked Sendable {
                 report("activity order violation: activity:\(on) twice (finished typing: \(finished))")
             }
             active = on
+            if on { lookupSinceLastResult = true }
         case .result(let query, let status):
             shard.stats.results += 1
+            lastResultQuery = query
+            lookupSinceLastResult = false
             shard.stats.statusCounts[status, default: 0] += 1
             if status != expectedStatus(of: query) {
                 shard.stats.unexpectedStatuses += 1

@@ -21,6 +21,9 @@ struct LoadStats {
     var staleResults = 0
     /// Results for a final value that had already been counted missing.
     var lateFinals = 0
+    /// Finals that got no new result because the last result already named them (the same name
+    /// retyped within its throttle window: removeDuplicates drops the repeat).
+    var collapsedFinals = 0
     /// Violations reported with a session history.
     var reports = 0
     /// Final keystrokes the server saw after a window boundary the client model put after them.
@@ -52,6 +55,7 @@ struct LoadStats {
         missingFinals += other.missingFinals
         staleResults += other.staleResults
         lateFinals += other.lateFinals
+        collapsedFinals += other.collapsedFinals
         reports += other.reports
         nextWindowFinals += other.nextWindowFinals
         throttleMs = max(throttleMs, other.throttleMs)
