@@ -117,6 +117,19 @@ public final class FakeGithub: @unchecked Sendable {
         set { state.rateLimitRemaining = newValue }
     }
 
+    /// The `Cache-Control` header of user answers (`200` and `304`); GitHub's
+    /// `private, max-age=60, s-maxage=60` by default.
+    public var cacheControl: String {
+        get { state.cacheControl }
+        set { state.cacheControl = newValue }
+    }
+
+    /// The `Age` header of user answers (none by default).
+    public var age: Int? {
+        get { state.age }
+        set { state.age = newValue }
+    }
+
     /// What `x-ratelimit-remaining` says on search answers (resource `search`; 29 by default).
     public var searchRateLimitRemaining: Int {
         get { search.rateLimitRemaining }

@@ -14,6 +14,10 @@ public enum FakeGithubFault: Sendable, Equatable {
     case resetMidBody
     /// Answers 200 with a body that is not JSON.
     case invalidJSON
+    /// GitHub's secondary rate limit: 403 (or 429) whose message says "You have exceeded a
+    /// secondary rate limit", with `Retry-After` when given, while `x-ratelimit-remaining` still
+    /// says there is quota.
+    case secondaryRateLimited(status: Int, retryAfterSeconds: Int?)
 
     /// `.rateLimited` as GitHub's primary limit answers: 403, reset in a minute, no `Retry-After`.
     public static let rateLimitExceeded = FakeGithubFault.rateLimited(status: 403, retryAfterSeconds: nil, resetInSeconds: 60)

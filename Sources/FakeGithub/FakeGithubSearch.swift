@@ -49,6 +49,8 @@ final class FakeGithubSearch: @unchecked Sendable {
             headers = Self.rateLimitHeaders(remaining: 0, resetIn: resetIn)
             if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
             return (FakeGithubState.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers), fault)
+        case .secondaryRateLimited(let status, let retryAfter)?:
+            return (FakeGithubState.secondaryLimit(status: status, retryAfter: retryAfter, headers: headers), fault)
         case .invalidJSON?:
             headers.set("Content-Type", "application/json; charset=utf-8")
             return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8))), fault)
@@ -88,11 +90,6 @@ final class FakeGithubSearch: @unchecked Sendable {
     }
 
     private static func rateLimitHeaders(remaining: Int, resetIn: Int) -> HTTPHeaders {
-        let reset = Int(Date().timeIntervalSince1970) + resetIn
-        return [
-            "x-ratelimit-limit": "30", "x-ratelimit-remaining": String(max(0, remaining)),
-            "x-ratelimit-reset": String(reset), "x-ratelimit-used": String(max(0, 30 - remaining)),
-            "x-ratelimit-resource": "search",
-        ]
+        FakeGithubState.rateLimitHeaders(limit: 30, remaining: remaining, resetIn: resetIn, resource: "search")
     }
 }

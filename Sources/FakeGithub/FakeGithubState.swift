@@ -33,6 +33,18 @@ final class FakeGithubState: @unchecked Sendable {
         set { lock.withLock { anyLogin = newValue } }
     }
     private var anyLogin = false
+    /// The `Cache-Control` of user answers (`200`, `304`).
+    var cacheControl: String {
+        get { lock.withLock { userCacheControl } }
+        set { lock.withLock { userCacheControl = newValue } }
+    }
+    private var userCacheControl = "private, max-age=60, s-maxage=60"
+    /// The `Age` header of user answers, when set.
+    var age: Int? {
+        get { lock.withLock { userAge } }
+        set { lock.withLock { userAge = newValue } }
+    }
+    private var userAge: Int?
 
     init(users: [FakeGithubUser], logCapacity: Int) {
         self.logCapacity = max(0, logCapacity)
@@ -96,13 +108,13 @@ final class FakeGithubState: @unchecked Sendable {
     /// trickle (a `304` or `404` under a `.delay` fault), so those are as slow as the rest.
     func respond(to request: HTTPRequest, login: String?) -> (response: HTTPResponse, holdMilliseconds: Int) {
         let key = login?.lowercased()
-        let (user, fault, remaining) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int) in
+        let (user, fault, remaining, cacheControl, age) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int, String, Int?) in
             total += 1
             if logCapacity > 0 {
                 if log.count >= logCapacity { log.removeFirst(log.count - logCapacity + 1) }
                 log.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: login))
             }
-            guard let key else { return (nil, nil, self.remaining) }
+            guard let key else { return (nil, nil, self.remaining, userCacheControl, userAge) }
             counts[key, default: 0] += 1
             var fault = persistent[key] ?? fallbackFault
             if var queued = scripts[key], !queued.isEmpty {
@@ -110,7 +122,7 @@ final class FakeGithubState: @unchecked Sendable {
                 scripts[key] = queued
             }
             let user = users[key] ?? (anyLogin ? FakeGithubUser.synthetic(login: login ?? key) : nil)
-            return (user, fault, self.remaining)
+            return (user, fault, self.remaining, userCacheControl, userAge)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
         var hold = 0
@@ -122,6 +134,8 @@ final class FakeGithubState: @unchecked Sendable {
             headers = Self.rateLimitHeaders(remaining: 0, resetIn: resetIn)
             if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
             return (Self.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers), 0)
+        case .secondaryRateLimited(let status, let retryAfter)?:
+            return (Self.secondaryLimit(status: status, retryAfter: retryAfter, headers: headers), 0)
         case .invalidJSON?:
             headers.set("Content-Type", "application/json; charset=utf-8")
             return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8))), 0)
@@ -130,7 +144,8 @@ final class FakeGithubState: @unchecked Sendable {
         }
         guard let user else { return (Self.error(404, headers: headers), hold) }
         headers.set("ETag", user.etag)
-        headers.set("Cache-Control", "private, max-age=60, s-maxage=60")
+        headers.set("Cache-Control", cacheControl)
+        if let age { headers.set("Age", String(age)) }
         if let tags = request.headers["If-None-Match"],
            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == user.etag }) {
             return (HTTPResponse(status: .notModified, headers: headers), hold)
@@ -168,12 +183,23 @@ final class FakeGithubState: @unchecked Sendable {
         }
     }
 
-    private static func rateLimitHeaders(remaining: Int, resetIn: Int) -> HTTPHeaders {
+    /// GitHub's secondary-limit answer: quota left, but "exceeded a secondary rate limit".
+    static func secondaryLimit(status: Int, retryAfter: Int?, headers: HTTPHeaders) -> HTTPResponse {
+        var headers = headers
+        if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+        return error(
+            status, message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+            headers: headers
+        )
+    }
+
+    /// GitHub's rate-limit headers for `resource`.
+    static func rateLimitHeaders(limit: Int = 5_000, remaining: Int, resetIn: Int, resource: String = "core") -> HTTPHeaders {
         let reset = Int(Date().timeIntervalSince1970) + resetIn
         return [
-            "x-ratelimit-limit": "5000", "x-ratelimit-remaining": String(max(0, remaining)),
-            "x-ratelimit-reset": String(reset), "x-ratelimit-used": String(max(0, 5000 - remaining)),
-            "x-ratelimit-resource": "core",
+            "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(max(0, remaining)),
+            "x-ratelimit-reset": String(reset), "x-ratelimit-used": String(max(0, limit - remaining)),
+            "x-ratelimit-resource": resource,
         ]
     }
 

@@ -1,5 +1,9 @@
+import Dispatch
 import Foundation
 import StreamCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension GithubClient {
     /// The seed's `GithubAPI.retrieveGithubUser(username:)`: never fails, and says why the list is
@@ -7,9 +11,10 @@ extension GithubClient {
     ///
     /// - input shorter than `minLength` → `too_short`, without a request (the seed's `Just([])`);
     /// - not a valid login → `invalid`, without a request;
-    /// - else the upstream lookup, with `activity` told when it starts and when it completes or
-    ///   is cancelled (the seed's `handleEvents` feeding `networkActivityPublisher`), decoded,
-    ///   retried, and caught into an empty list with the matching status.
+    /// - else `userAnswer(login:activity:)`: the cache while fresh (no request, no activity),
+    ///   else the upstream lookup with `activity` told when it starts and when it completes or is
+    ///   cancelled (the seed's `handleEvents` feeding `networkActivityPublisher`), caught into an
+    ///   empty list with the matching status — or the stale copy when the upstream failed.
     public func retrieveGithubUser(username: String, activity: NetworkActivity? = nil) -> AnyPublisher<LookupResult, Never> {
         guard username.count >= configuration.minLength else {
             return Just(LookupResult(query: username, status: .tooShort)).eraseToAnyPublisher()
@@ -17,18 +22,133 @@ extension GithubClient {
         guard GithubLogin.isValid(username) else {
             return Just(LookupResult(query: username, status: .invalid)).eraseToAnyPublisher()
         }
-        return Deferred { [self] in
+        return userAnswer(login: username, activity: activity)
+            .map { LookupResult(query: username, status: .found, users: [$0.value], stale: $0.source == .stale) }
+            .catch { Just(LookupResult(query: username, failure: $0)) }
+            .eraseToAnyPublisher()
+    }
+
+    /// The user `login` and where the answer came from: a fresh cached copy (or a remembered
+    /// `404`) without a request; else one upstream request shared by every concurrent lookup of
+    /// the login (conditional when a copy is cached, retried when transient, waiting its turn at
+    /// `gate`), with `activity` around it; when that fails as unavailable, timed out or rate
+    /// limited, a copy at most `cache.staleIfError` old is served as `.stale`. A login that is
+    /// not valid fails `notFound` at once: it never reaches the upstream URL.
+    public func userAnswer(login: String, activity: NetworkActivity? = nil) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+        guard GithubLogin.isValid(login) else { return Fail(error: .notFound).eraseToAnyPublisher() }
+        let key = login.lowercased()
+        return Deferred { [self] () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+            if let entry = cache.fresh(for: key) {
+                events.served(.fresh)
+                guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
+                return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
+            }
             let token = ActivityToken()
-            return user(login: username)
+            return sharedLookup(login: login, key: key)
                 .handleEvents(
                     receiveSubscription: { _ in token.value = activity?.begin() },
                     receiveCompletion: { _ in token.take().map { activity?.end($0) } },
                     receiveCancel: { token.take().map { activity?.end($0) } }
                 )
-                .map { LookupResult(query: username, status: .found, users: [$0]) }
-                .catch { Just(LookupResult(query: username, failure: $0)) }
+                .catch { [self] error -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+                    guard error.allowsStaleCopy, let entry = cache.staleIfError(for: key), let user = entry.value else {
+                        return Fail(error: error).eraseToAnyPublisher()
+                    }
+                    events.served(.stale)
+                    return Just(answer(user, .stale, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
+                }
+                .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()
+    }
+
+    /// The upstream lookup of `login`, shared by concurrent subscribers.
+    private func sharedLookup(login: String, key: String) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+        coalescer.publisher(for: key) { [self] in withRetries(label: login) { [self] in attempt(login: login) } }
+            .map(Optional.some)
+            .replaceEmpty(with: nil)
+            .flatMap(maxPublishers: .max(1)) { [self] answer -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+                if let answer {
+                    return Just(answer).setFailureType(to: GithubError.self).eraseToAnyPublisher()
+                }
+                // Joined a shared request just as it finished: ask again on our own.
+                return withRetries(label: login) { [self] in attempt(login: login) }
+            }
+            .eraseToAnyPublisher()
+    }
+
+    /// One upstream request, once `gate` lets it through and unless `core` is paused.
+    func attempt(login: String) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+        gate.admit { [self] () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+            if let paused: AnyPublisher<CachedAnswer<GithubUser>, GithubError> = pausedFailure("core") { return paused }
+            let cached = cache.entry(for: login)
+            let started = DispatchTime.now()
+            return http.dataTaskPublisher(for: request(for: login, etag: cached?.value == nil ? nil : cached?.etag))
+                .mapError(GithubError.init(urlError:))
+                .tryMap { [self] data, response in try answer(from: data, response: response, cached: cached, login: login) }
+                .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
+                .handleEvents(receiveCompletion: { [events] completion in
+                    events.requested(outcome: completion.outcome, since: started)
+                })
+                .eraseToAnyPublisher()
+        }
+    }
+
+    /// The request for `login`, conditional when an ETag is known.
+    func request(for login: String, etag: String?) -> URLRequest {
+        var request = apiRequest(url: configuration.baseURL.appendingPathComponent("users").appendingPathComponent(login))
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        return request
+    }
+
+    /// The status check and decoding of the seed's `tryMap` + `decode`, plus the cache and the
+    /// rate limits.
+    private func answer(
+        from data: Data, response: HTTPURLResponse, cached: ResponseCache<GithubUser>.Entry?, login: String
+    ) throws -> CachedAnswer<GithubUser> {
+        let header = { (name: String) in response.value(forHTTPHeaderField: name) }
+        let pause = readLimits(response, body: data, expected: "core")
+        switch response.statusCode {
+        case 200:
+            let user: GithubUser
+            do {
+                user = try JSONDecoder().decode(GithubUser.self, from: data)
+            } catch {
+                throw GithubError.invalidResponse("undecodable user: \(error)")
+            }
+            let directives = CacheDirectives(header: header)
+            let entry = cache.store(user, etag: header("ETag"), directives: directives, for: login)
+            return CachedAnswer(value: user, source: .fetched, ttl: entry.map { cache.ageAndTTL(of: $0).ttl } ?? 0)
+        case 304:
+            guard let user = cached?.value else { throw GithubError.invalidResponse("304 without a cached user") }
+            let entry = cache.revalidated(for: login, directives: CacheDirectives(header: header))
+            events.cacheHit()
+            return CachedAnswer(value: user, source: .revalidated, ttl: entry.map { cache.ageAndTTL(of: $0).ttl } ?? 0)
+        case 404:
+            cache.storeNotFound(for: login)
+            throw GithubError.notFound
+        default:
+            throw GithubError(statusCode: response.statusCode, rateLimitWait: pause?.seconds)
+        }
+    }
+
+    /// A cached answer as served now.
+    func answer<Value>(
+        _ value: Value, _ source: CachedAnswer<Value>.Source, _ entry: ResponseCache<Value>.Entry, in cache: ResponseCache<Value>
+    ) -> CachedAnswer<Value> {
+        let (age, ttl) = cache.ageAndTTL(of: entry)
+        return CachedAnswer(value: value, source: source, age: age, ttl: ttl)
+    }
+}
+
+extension GithubError {
+    /// Whether a cached copy may stand in for the answer (RFC 5861's stale-if-error): the
+    /// upstream could not be reached, timed out, failed, or is rate-limited.
+    var allowsStaleCopy: Bool {
+        switch self {
+        case .unavailable, .timeout, .rateLimited: true
+        case .notFound, .invalidResponse, .rejected: false
+        }
     }
 }
 

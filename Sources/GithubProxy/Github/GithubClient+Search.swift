@@ -25,38 +25,46 @@ extension GithubClient {
         guard text.count <= Self.maxSearchQueryLength else {
             return Just(SearchResult(query: query, status: .invalid)).eraseToAnyPublisher()
         }
-        return Deferred { [self] in
+        let key = "\(perPage) \(text)"
+        return Deferred { [self] () -> AnyPublisher<SearchResult, Never> in
+            if let entry = searchCache.fresh(for: key), let page = entry.value {
+                events.served(.fresh)
+                return Just(SearchResult(query: query, page: page)).eraseToAnyPublisher()
+            }
             let token = ActivityToken()
-            return withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage) }
+            return withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage, key: key) }
                 .handleEvents(
                     receiveSubscription: { _ in token.value = activity?.begin() },
                     receiveCompletion: { _ in token.take().map { activity?.end($0) } },
                     receiveCancel: { token.take().map { activity?.end($0) } }
                 )
-                .map { SearchResult(query: query, status: .ok, totalCount: $0.totalCount, items: $0.items) }
-                .catch { Just(SearchResult(query: query, failure: $0)) }
+                .map { SearchResult(query: query, page: $0) }
+                .catch { [self] error -> Just<SearchResult> in
+                    if error.allowsStaleCopy, let page = searchCache.staleIfError(for: key)?.value {
+                        events.served(.stale)
+                        return Just(SearchResult(query: query, page: page, stale: true))
+                    }
+                    return Just(SearchResult(query: query, failure: error))
+                }
+                .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()
     }
 
-    /// One upstream search request.
-    func searchAttempt(text: String, perPage: Int) -> AnyPublisher<GithubSearchPage, GithubError> {
-        Deferred { [self] () -> AnyPublisher<GithubSearchPage, GithubError> in
-            if let wait = searchBudget.secondsUntilReset() {
-                events.requested(outcome: "rate_limited_locally")
-                return Fail(error: .rateLimited(retryAfterSeconds: wait)).eraseToAnyPublisher()
-            }
+    /// One upstream search request, once `gate` lets it through and unless `search` is paused.
+    func searchAttempt(text: String, perPage: Int, key: String) -> AnyPublisher<GithubSearchPage, GithubError> {
+        gate.admit { [self] () -> AnyPublisher<GithubSearchPage, GithubError> in
+            if let paused: AnyPublisher<GithubSearchPage, GithubError> = pausedFailure("search") { return paused }
             let started = DispatchTime.now()
             return http.dataTaskPublisher(for: searchRequest(text: text, perPage: perPage))
                 .mapError(GithubError.init(urlError:))
-                .tryMap { [self] data, response in try searchPage(from: data, response: response) }
+                .tryMap { [self] data, response in try searchPage(from: data, response: response, key: key) }
                 .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
                 .handleEvents(receiveCompletion: { [events] completion in
                     events.requested(outcome: completion.outcome, since: started)
                 })
                 .eraseToAnyPublisher()
         }
-        .eraseToAnyPublisher()
     }
 
     /// `GET /search/users?q=<text>&per_page=<perPage>`, every character but the unreserved ones
@@ -70,20 +78,23 @@ extension GithubClient {
         return apiRequest(url: url)
     }
 
-    /// The status check and decoding of a search answer, plus the `search` budget.
-    private func searchPage(from data: Data, response: HTTPURLResponse) throws -> GithubSearchPage {
-        let wait = searchBudget.update(statusCode: response.statusCode) { response.value(forHTTPHeaderField: $0) }
+    /// The status check and decoding of a search answer, plus the cache and the `search` budget.
+    private func searchPage(from data: Data, response: HTTPURLResponse, key: String) throws -> GithubSearchPage {
+        let pause = readLimits(response, body: data, expected: "search")
         switch response.statusCode {
         case 200:
             do {
-                return try JSONDecoder().decode(GithubSearchPage.self, from: data)
+                let page = try JSONDecoder().decode(GithubSearchPage.self, from: data)
+                let directives = CacheDirectives { response.value(forHTTPHeaderField: $0) }
+                searchCache.store(page, etag: nil, directives: directives, for: key)
+                return page
             } catch {
                 throw GithubError.invalidResponse("undecodable search answer: \(error)")
             }
         case 422:
             throw GithubError.rejected("GitHub rejected the search query (422)")
         default:
-            throw GithubError(statusCode: response.statusCode, rateLimitWait: wait)
+            throw GithubError(statusCode: response.statusCode, rateLimitWait: pause?.seconds)
         }
     }
 }

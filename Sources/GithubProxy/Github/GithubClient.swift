@@ -5,10 +5,11 @@ import StreamCore
 import FoundationNetworking
 #endif
 
-/// A client of GitHub's `/users/{login}` that behaves as a good API citizen: conditional
-/// requests from an ETag cache, a rate-limit budget that stops calling once it is spent,
-/// retries of transient failures with backoff, and one upstream request for concurrent
-/// lookups of the same login.
+/// A client of GitHub's `/users/{login}` and `/search/users` that keeps GitHub's manners: a
+/// private HTTP cache (fresh answers without a request, conditional requests once stale, `404`s
+/// remembered, stale copies when GitHub fails), rate limits per resource that stop calling once
+/// spent or paused, at most `gate.limit` requests in flight, retries of transient failures with
+/// backoff, and one upstream request for concurrent lookups of the same login.
 public final class GithubClient: Sendable {
     /// Where and how to reach GitHub.
     public struct Configuration: Sendable {
@@ -34,63 +35,55 @@ public final class GithubClient: Sendable {
     }
 
     public let configuration: Configuration
-    public let cache: ETagCache
-    public let budget: RateLimitBudget
-    /// GitHub's `search` rate-limit resource, kept apart from `budget` (`core`): spending the
-    /// search quota never blocks user lookups.
-    public let searchBudget: RateLimitBudget
+    /// Users by login (case-insensitive), and remembered `404`s.
+    public let cache: ResponseCache<GithubUser>
+    /// Search pages by `per_page` and text, for stale-if-error.
+    public let searchCache: ResponseCache<GithubSearchPage>
+    /// Rate limits by GitHub resource.
+    public let rateLimits: RateLimits
+    /// The concurrency cap on upstream requests.
+    public let gate: UpstreamGate
     let http: CurlHTTPClient
     let scheduler: AnySchedulerOf<DispatchQueue>
-    let coalescer = RequestCoalescer<GithubUser, GithubError>()
+    let coalescer = RequestCoalescer<CachedAnswer<GithubUser>, GithubError>()
     let events: GithubClientEvents
     private let random: @Sendable () -> Double
 
+    /// GitHub's `core` resource: user lookups.
+    public var budget: RateLimitBudget { rateLimits.budget(for: "core") }
+    /// GitHub's `search` resource, kept apart from `core`: spending the search quota never
+    /// blocks user lookups.
+    public var searchBudget: RateLimitBudget { rateLimits.budget(for: "search") }
+
     /// - Parameters:
     ///   - scheduler: where retry delays run (a `TestScheduler` in tests).
+    ///   - budget, searchBudget: the `core` and `search` budgets to start from (tests pass ones
+    ///     on a test clock); other resources get theirs on first use.
     ///   - random: jitter source, a value in 0..<1.
     public init(
         configuration: Configuration, http: CurlHTTPClient = CurlHTTPClient(),
         scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler(),
-        cache: ETagCache = ETagCache(), budget: RateLimitBudget = RateLimitBudget(),
+        cache: ResponseCache<GithubUser> = ResponseCache(size: GithubUser.estimatedBytes),
+        searchCache: ResponseCache<GithubSearchPage> = ResponseCache(size: GithubSearchPage.estimatedBytes),
+        budget: RateLimitBudget = RateLimitBudget(), searchBudget: RateLimitBudget = RateLimitBudget(),
+        gate: UpstreamGate = UpstreamGate(),
         events: GithubClientEvents = GithubClientEvents(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        searchBudget: RateLimitBudget = RateLimitBudget()
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.searchBudget = searchBudget
         self.configuration = configuration
         self.http = http
         self.scheduler = scheduler
         self.cache = cache
-        self.budget = budget
+        self.searchCache = searchCache
+        rateLimits = RateLimits(budgets: ["core": budget, "search": searchBudget])
+        self.gate = gate
         self.events = events
         self.random = random
     }
 
-    /// The user `login`, with retries, through the cache and budget. Concurrent subscriptions
-    /// for one login share one upstream request. A login that is not valid fails `notFound`
-    /// at once: it never reaches the upstream URL (GitHub has no such user anyway).
+    /// The user `login` (see `userAnswer(login:)`), without where the answer came from.
     public func user(login: String) -> AnyPublisher<GithubUser, GithubError> {
-        guard GithubLogin.isValid(login) else { return Fail(error: .notFound).eraseToAnyPublisher() }
-        let key = login.lowercased()
-        return Deferred { [self] in
-            coalescer.publisher(for: key) { self.userWithRetries(login: login) }
-                .map(Optional.some)
-                .replaceEmpty(with: nil)
-                .flatMap(maxPublishers: .max(1)) { [self] user -> AnyPublisher<GithubUser, GithubError> in
-                    if let user {
-                        return Just(user).setFailureType(to: GithubError.self).eraseToAnyPublisher()
-                    }
-                    // Joined a shared request just as it finished: ask again on our own.
-                    return userWithRetries(login: login)
-                }
-        }
-        .eraseToAnyPublisher()
-    }
-
-    /// One lookup with the retry policy: transient failures are retried after a backoff delay on
-    /// `scheduler`; other failures pass through at once.
-    func userWithRetries(login: String) -> AnyPublisher<GithubUser, GithubError> {
-        withRetries(label: login) { [self] in attempt(login: login) }
+        userAnswer(login: login).map(\.value).eraseToAnyPublisher()
     }
 
     /// `attempt` with the retry policy: transient failures are retried after a backoff delay on
@@ -122,36 +115,6 @@ public final class GithubClient: Sendable {
         .eraseToAnyPublisher()
     }
 
-    /// One upstream request.
-    func attempt(login: String) -> AnyPublisher<GithubUser, GithubError> {
-        Deferred { [self] () -> AnyPublisher<GithubUser, GithubError> in
-            if let wait = budget.secondsUntilReset() {
-                events.requested(outcome: "rate_limited_locally")
-                return Fail(error: .rateLimited(retryAfterSeconds: wait)).eraseToAnyPublisher()
-            }
-            let cached = cache.entry(for: login)
-            let started = DispatchTime.now()
-            return http.dataTaskPublisher(for: request(for: login, etag: cached?.etag))
-                .mapError(GithubError.init(urlError:))
-                .tryMap { [self] data, response in
-                    try user(from: data, response: response, cached: cached?.user, login: login)
-                }
-                .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-                .handleEvents(receiveCompletion: { [events] completion in
-                    events.requested(outcome: completion.outcome, since: started)
-                })
-                .eraseToAnyPublisher()
-        }
-        .eraseToAnyPublisher()
-    }
-
-    /// The request for `login`, conditional when an ETag is known.
-    func request(for login: String, etag: String?) -> URLRequest {
-        var request = apiRequest(url: configuration.baseURL.appendingPathComponent("users").appendingPathComponent(login))
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        return request
-    }
-
     /// A GET of `url` with the headers GitHub asks for, and the token when there is one.
     func apiRequest(url: URL) -> URLRequest {
         var request = URLRequest(url: url)
@@ -164,29 +127,21 @@ public final class GithubClient: Sendable {
         return request
     }
 
-    /// The status check and decoding of the seed's `tryMap` + `decode`, plus the cache and budget.
-    private func user(from data: Data, response: HTTPURLResponse, cached: GithubUser?, login: String) throws -> GithubUser {
+    /// Reads the rate-limit headers of a response into the budget of the resource it names
+    /// (`expected` when it names none); returns the pause it began, if any.
+    func readLimits(_ response: HTTPURLResponse, body: Data, expected: String) -> RateLimitBudget.Pause? {
         let header = { (name: String) in response.value(forHTTPHeaderField: name) }
-        let wait = budget.update(statusCode: response.statusCode, header: header)
-        switch response.statusCode {
-        case 200:
-            let user: GithubUser
-            do {
-                user = try JSONDecoder().decode(GithubUser.self, from: data)
-            } catch {
-                throw GithubError.invalidResponse("undecodable user: \(error)")
-            }
-            if let etag = header("ETag") { cache.store(user, etag: etag, for: login) }
-            return user
-        case 304:
-            guard let cached else { throw GithubError.invalidResponse("304 without a cached user") }
-            events.cacheHit()
-            return cached
-        case 404:
-            throw GithubError.notFound
-        default:
-            throw GithubError(statusCode: response.statusCode, rateLimitWait: wait)
-        }
+        let resource = header("x-ratelimit-resource") ?? expected
+        let pause = rateLimits.budget(for: resource).read(statusCode: response.statusCode, header: header, body: body)
+        if let pause { events.paused(resource: resource, pause: pause) }
+        return pause
+    }
+
+    /// The local answer while `resource` is paused: no request goes out.
+    func pausedFailure<Value>(_ resource: String) -> AnyPublisher<Value, GithubError>? {
+        guard let wait = rateLimits.budget(for: resource).secondsUntilReset() else { return nil }
+        events.requested(outcome: "rate_limited_locally")
+        return Fail(error: .rateLimited(retryAfterSeconds: wait)).eraseToAnyPublisher()
     }
 }
 

@@ -9,15 +9,24 @@ public struct GithubClientEvents: Sendable {
     public var onRetry: @Sendable (_ login: String, _ error: GithubError) -> Void
     /// A `304 Not Modified` was served from the ETag cache.
     public var onCacheHit: @Sendable () -> Void
+    /// An answer was served from the cache without a request: `.fresh`, or `.stale` because the
+    /// upstream failed.
+    public var onServedFromCache: @Sendable (_ source: CachedAnswer<GithubUser>.Source) -> Void
+    /// A rate-limit resource was paused for `seconds` (primary or secondary limit).
+    public var onPause: @Sendable (_ resource: String, _ kind: RateLimitBudget.PauseKind, _ seconds: Int) -> Void
 
     public init(
         onRequest: @escaping @Sendable (String, Double?) -> Void = { _, _ in },
         onRetry: @escaping @Sendable (String, GithubError) -> Void = { _, _ in },
-        onCacheHit: @escaping @Sendable () -> Void = {}
+        onCacheHit: @escaping @Sendable () -> Void = {},
+        onServedFromCache: @escaping @Sendable (CachedAnswer<GithubUser>.Source) -> Void = { _ in },
+        onPause: @escaping @Sendable (String, RateLimitBudget.PauseKind, Int) -> Void = { _, _, _ in }
     ) {
         self.onRequest = onRequest
         self.onRetry = onRetry
         self.onCacheHit = onCacheHit
+        self.onServedFromCache = onServedFromCache
+        self.onPause = onPause
     }
 
     func requested(outcome: String, since start: DispatchTime? = nil) {
@@ -28,4 +37,8 @@ public struct GithubClientEvents: Sendable {
     func retried(login: String, error: GithubError) { onRetry(login, error) }
 
     func cacheHit() { onCacheHit() }
+
+    func served(_ source: CachedAnswer<GithubUser>.Source) { onServedFromCache(source) }
+
+    func paused(resource: String, pause: RateLimitBudget.Pause) { onPause(resource, pause.kind, pause.seconds) }
 }

@@ -34,3 +34,12 @@ public struct GithubUser: Codable, Equatable, Sendable {
         try container.encode(htmlURL, forKey: .htmlURL)
     }
 }
+
+extension GithubUser {
+    /// An estimate of a user's bytes in memory, for the cache's byte bound: the struct plus the
+    /// bytes of its strings.
+    @Sendable public static func estimatedBytes(_ user: GithubUser) -> Int {
+        MemoryLayout<GithubUser>.stride + user.login.utf8.count + (user.name?.utf8.count ?? 0)
+            + (user.avatarURL?.utf8.count ?? 0) + (user.htmlURL?.utf8.count ?? 0)
+    }
+}

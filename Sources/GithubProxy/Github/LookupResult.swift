@@ -17,12 +17,15 @@ public struct LookupResult: Equatable, Sendable {
     public var users: [GithubUser]
     /// The upstream failure behind `rateLimited` and `unavailable`.
     public var failure: GithubError?
+    /// The user is a cached copy served because the upstream failed (stale-if-error).
+    public var stale: Bool
 
-    public init(query: String, status: Status, users: [GithubUser] = [], failure: GithubError? = nil) {
+    public init(query: String, status: Status, users: [GithubUser] = [], failure: GithubError? = nil, stale: Bool = false) {
         self.query = query
         self.status = status
         self.users = users
         self.failure = failure
+        self.stale = stale
     }
 
     /// The result for a failed upstream lookup.

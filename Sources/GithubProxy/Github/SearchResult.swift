@@ -57,13 +57,24 @@ public struct SearchResult: Equatable, Sendable {
     public var items: [GithubSearchItem]
     /// The upstream failure behind `invalid` (422), `rateLimited` and `unavailable`.
     public var failure: GithubError?
+    /// The page is a cached copy served because the upstream failed (stale-if-error).
+    public var stale: Bool
 
-    public init(query: String, status: Status, totalCount: Int = 0, items: [GithubSearchItem] = [], failure: GithubError? = nil) {
+    public init(
+        query: String, status: Status, totalCount: Int = 0, items: [GithubSearchItem] = [], failure: GithubError? = nil,
+        stale: Bool = false
+    ) {
         self.query = query
         self.status = status
         self.totalCount = totalCount
         self.items = items
         self.failure = failure
+        self.stale = stale
+    }
+
+    /// The result for a page GitHub sent (now, or earlier when `stale`).
+    public init(query: String, page: GithubSearchPage, stale: Bool = false) {
+        self.init(query: query, status: .ok, totalCount: page.totalCount, items: page.items, stale: stale)
     }
 
     /// The result for a failed search.
@@ -75,5 +86,14 @@ public struct SearchResult: Equatable, Sendable {
         case .notFound, .timeout, .unavailable, .invalidResponse: status = .unavailable
         }
         self.init(query: query, status: status, failure: failure)
+    }
+}
+
+extension GithubSearchPage {
+    /// An estimate of a page's bytes in memory, for the cache's byte bound.
+    @Sendable public static func estimatedBytes(_ page: GithubSearchPage) -> Int {
+        64 + page.items.reduce(0) { total, item in
+            total + 80 + item.login.utf8.count + (item.avatarURL?.utf8.count ?? 0) + (item.htmlURL?.utf8.count ?? 0)
+        }
     }
 }

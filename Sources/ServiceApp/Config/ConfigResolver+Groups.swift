@@ -1,3 +1,5 @@
+import GithubProxy
+
 extension ConfigResolver {
     /// The `"http"` group.
     static func httpLimits(
@@ -33,7 +35,9 @@ extension ConfigResolver {
         ServiceConfig.UpstreamTimeouts(
             connect: try reader.seconds(.upstreamConnectTimeoutSeconds, default: defaults.connect, in: 0.001...300),
             request: try reader.seconds(.upstreamRequestTimeoutSeconds, default: defaults.request, in: 0.001...600),
-            maxConnections: try reader.integer(.upstreamMaxConnections, default: defaults.maxConnections, in: 1...10_000))
+            maxConnections: try reader.integer(.upstreamMaxConnections, default: defaults.maxConnections, in: 1...10_000),
+            maxConcurrentRequests: try reader.integer(
+                .upstreamMaxConcurrentRequests, default: defaults.maxConcurrentRequests, in: 1...UpstreamGate.maxLimit))
     }
 
     /// The `"retry"` group; at least 2 retries, as the contract requires.
@@ -61,6 +65,9 @@ extension ConfigResolver {
     ) throws(ConfigError) -> ServiceConfig.CacheSettings {
         ServiceConfig.CacheSettings(
             capacity: try reader.integer(.cacheCapacity, default: defaults.capacity, in: 0...1_000_000),
-            ttl: try reader.seconds(.cacheTtlSeconds, default: defaults.ttl, in: 0...86_400))
+            ttl: try reader.seconds(.cacheTtlSeconds, default: defaults.ttl, in: 0...86_400),
+            maxBytes: try reader.integer(.cacheMaxBytes, default: defaults.maxBytes, in: 1_024...(1 << 40)),
+            notFoundTtl: try reader.seconds(.cacheNotFoundTtlSeconds, default: defaults.notFoundTtl, in: 0...86_400),
+            staleIfError: try reader.seconds(.cacheStaleIfErrorSeconds, default: defaults.staleIfError, in: 0...2_592_000))
     }
 }

@@ -10,5 +10,8 @@ extension ServiceConfig {
         /// each carries one request at a time, so this bounds the lookups in flight (the session
         /// load benchmark needs ~175 for 1,000 typing sessions at 50 ms upstream latency).
         var maxConnections = 256
+        /// Requests in flight to GitHub at most (GitHub documents 100 concurrent requests as a
+        /// secondary rate limit, so never above it); the rest wait in arrival order.
+        var maxConcurrentRequests = 8
     }
 }

@@ -17,7 +17,10 @@ enum ServerEvent: Equatable {
         case .activity(let active):
             data = Self.encode(Activity(type: "activity", active: active))
         case .result(let result):
-            data = Self.encode(Result(type: "result", query: result.query, status: result.status.rawValue, users: result.users))
+            data = Self.encode(Result(
+                type: "result", query: result.query, status: result.status.rawValue, users: result.users,
+                stale: result.stale ? true : nil
+            ))
         case .error(let code, let message):
             data = Self.encode(ErrorEvent(type: "error", code: code, message: message))
         }
@@ -42,6 +45,8 @@ enum ServerEvent: Equatable {
 
     private struct Result: Encodable {
         let type: String, query: String, status: String, users: [GithubUser]
+        /// Present (true) only for a cached copy served because GitHub failed.
+        let stale: Bool?
     }
 
     private struct ErrorEvent: Encodable {

@@ -36,7 +36,9 @@ final class Service: Sendable {
                 minLength: config.minLength
             ),
             http: http, scheduler: scheduler,
-            cache: ETagCache(capacity: max(1, config.cache.capacity), timeToLive: config.cache.ttl.timeInterval),
+            cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
+            searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
+            gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
             events: metrics.githubEvents
         )
         self.client = client

@@ -1,3 +1,4 @@
+import Foundation
 import GithubProxy
 import Metrics
 import Prometheus
@@ -29,8 +30,25 @@ final class ServiceMetrics: Sendable {
                 }
             },
             onRetry: { [retries] _, _ in retries.increment() },
-            onCacheHit: { [cacheHits] in cacheHits.increment() }
+            onCacheHit: { [cacheHits] in cacheHits.increment() },
+            onServedFromCache: { source in
+                Counter(label: "github_cache_served_total", dimensions: [("source", source.rawValue)]).increment()
+            },
+            onPause: { resource, kind, seconds in
+                Counter(label: "github_rate_limit_pauses_total", dimensions: [("resource", resource), ("kind", kind.rawValue)]).increment()
+                Gauge(label: "github_rate_limit_paused_until_seconds", dimensions: [("resource", resource)])
+                    .record(Date().timeIntervalSince1970 + Double(seconds))
+            }
         )
+    }
+
+    /// Records one upstream request's wait for a slot under `upstream.maxConcurrentRequests`
+    /// and the queue length after it.
+    var upstreamWaited: @Sendable (Double, Int) -> Void {
+        { seconds, queued in
+            Metrics.Timer(label: "github_upstream_queue_wait_seconds").recordNanoseconds(Int64(seconds * 1e9))
+            Gauge(label: "github_upstream_queue_length").record(queued)
+        }
     }
 
     private static let shared: PrometheusCollectorRegistry = {

@@ -2,8 +2,14 @@ import GithubProxy
 import HTTPServer
 import StreamCore
 
-/// `GET /api/users/{login}`: the same client, retry policy and cache as the `/ws` pipeline.
+/// `GET /api/users/{login}`: the same client, retry policy and cache as the `/ws` pipeline. Every
+/// `200` says where it came from in an RFC 9211 `Cache-Status` header; a copy served from the
+/// cache also carries `Age` (a stale one, served because GitHub failed, says
+/// `detail=stale-if-error`).
 enum UserEndpoint {
+    /// The cache's name in `Cache-Status`.
+    static let cacheName = "serviceapp"
+
     static func respond(to request: HTTPRequest, client: GithubClient) async -> HTTPResponse {
         let login = request.pathParameters["login"] ?? ""
         guard GithubLogin.isValid(login) else {
@@ -13,9 +19,12 @@ enum UserEndpoint {
             )
         }
         do {
-            let user = try await client.user(login: login).first().values.first { _ in true }
-            guard let user else { return JSONResponse.error(.badGateway, "upstream_unavailable") }
-            return JSONResponse.make(.ok, user)
+            let answer = try await client.userAnswer(login: login).first().values.first { _ in true }
+            guard let answer else { return JSONResponse.error(.badGateway, "upstream_unavailable") }
+            var response = JSONResponse.make(.ok, answer.value)
+            response.headers.set("Cache-Status", answer.cacheStatus(cacheName: cacheName))
+            if answer.source == .fresh || answer.source == .stale { response.headers.set("Age", String(answer.age)) }
+            return response
         } catch let error as GithubError {
             return response(for: error)
         } catch {

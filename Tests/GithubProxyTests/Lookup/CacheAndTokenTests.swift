@@ -4,9 +4,11 @@ import GithubProxy
 import StreamCore
 import XCTest
 
-/// The ETag cache (conditional requests, 304) and the `Authorization` header.
+/// The ETag cache (conditional requests, 304) and the `Authorization` header. The fake sends
+/// `max-age=0` here, so every lookup after the first revalidates (freshness: UpstreamMannersTests).
 final class CacheAndTokenTests: FakeGithubTestCase {
-    func testSecondLookupIsConditionalAndServedFromTheCacheOn304() throws {
+    func testStaleCopyIsRevalidatedConditionallyAndServedOn304() throws {
+        fake.cacheControl = "private, max-age=0"
         let hits = Box(0)
         let client = makeClient(events: GithubClientEvents(onCacheHit: { hits.mutate { $0 += 1 } }))
         let first = try XCTUnwrap(lookup("heckj", with: client))
@@ -22,6 +24,7 @@ final class CacheAndTokenTests: FakeGithubTestCase {
     }
 
     func testChangedUserReplacesTheCachedCopy() throws {
+        fake.cacheControl = "private, max-age=0"
         let client = makeClient()
         XCTAssertEqual(lookup("heckj", with: client)?.users.first?.publicRepos, 69)
         fake.update(FakeGithubUser(login: "heckj", id: 43388, name: "Joe Heck", publicRepos: 70))

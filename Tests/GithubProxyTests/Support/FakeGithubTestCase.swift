@@ -32,11 +32,15 @@ class FakeGithubTestCase: XCTestCase {
     func makeClient(
         token: String? = nil, retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0),
         scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler(),
-        budget: RateLimitBudget = RateLimitBudget(), events: GithubClientEvents = GithubClientEvents()
+        budget: RateLimitBudget = RateLimitBudget(), searchBudget: RateLimitBudget = RateLimitBudget(),
+        cache: ResponseCache<GithubUser> = ResponseCache(size: GithubUser.estimatedBytes),
+        searchCache: ResponseCache<GithubSearchPage> = ResponseCache(size: GithubSearchPage.estimatedBytes),
+        gate: UpstreamGate = UpstreamGate(), events: GithubClientEvents = GithubClientEvents()
     ) -> GithubClient {
         GithubClient(
             configuration: .init(baseURL: baseURL, token: token, retry: retry), http: http, scheduler: scheduler,
-            budget: budget, events: events, random: { 0.5 }
+            cache: cache, searchCache: searchCache, budget: budget, searchBudget: searchBudget, gate: gate, events: events,
+            random: { 0.5 }
         )
     }
 

@@ -1,4 +1,5 @@
 import FakeGithub
+@testable import ServiceApp
 import Foundation
 import XCTest
 
@@ -54,6 +55,25 @@ final class LookupOutcomeTests: EndToEndTestCase {
         XCTAssertEqual(result.status, "rate_limited")
         XCTAssertEqual(result.users, [])
         XCTAssertEqual(fake.requestCount(for: "heckj"), 1)
+    }
+
+    func testStaleCopyWhenGithubFailsSaysStale() throws {
+        // ttl 0: every lookup revalidates, so the second lookup of heckj meets the failure.
+        try startVirtualService { $0.cache.ttl = .zero }
+        let client = try connect()
+        try type("heckj", on: client)
+        let fresh = try pump(client) { $0.isResult }
+        XCTAssertEqual(fresh.status, "found")
+        XCTAssertNil(fresh.stale, "fresh answers carry no stale field: \(fresh.raw)")
+        fake.setFault(.status(503), for: "heckj")
+        try type("heck", on: client)
+        try pump(client) { $0.isResult && $0.query == "heck" }
+        try type("heckj", on: client)
+        let stale = try pump(client) { $0.isResult && $0.query == "heckj" }
+        XCTAssertEqual(stale.status, "found")
+        XCTAssertEqual(stale.stale, true, stale.raw)
+        XCTAssertEqual(stale.users?.first?.login, "heckj")
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 4, "one fetch, then three attempts")
     }
 
     func testNotFound() throws {

@@ -96,6 +96,34 @@ final class RESTEndpointTests: EndToEndTestCase {
         XCTAssertEqual(fake.requestCount(for: "heckj"), 3)
     }
 
+    func testCacheStatusSaysWhereEachAnswerCameFrom() throws {
+        try startFastRetries()
+        let fetched = try get("/api/users/heckj")
+        XCTAssertEqual(fetched.header("Cache-Status"), "serviceapp; fwd=uri-miss; fwd-status=200; ttl=59; stored")
+        XCTAssertNil(fetched.header("Age"))
+        let hit = try get("/api/users/heckj")
+        XCTAssertEqual(hit.status, 200)
+        XCTAssertTrue(hit.header("Cache-Status")?.hasPrefix("serviceapp; hit; ttl=") == true, "\(hit.headers)")
+        XCTAssertEqual(hit.header("Age"), "0")
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 1, "fresh within max-age: no request")
+    }
+
+    func testStaleCopyWhenGithubFailsIs200WithCacheStatusAndAge() throws {
+        // ttl 0: every lookup revalidates, so the second one meets the failure.
+        try startFastRetries { $0.cache.ttl = .zero }
+        XCTAssertEqual(try get("/api/users/heckj").status, 200)
+        fake.setFault(.status(503), for: "heckj")
+        let stale = try get("/api/users/heckj")
+        XCTAssertEqual(stale.status, 200, stale.text)
+        XCTAssertEqual(try json(stale)["login"] as? String, "heckj")
+        let status = try XCTUnwrap(stale.header("Cache-Status"))
+        XCTAssertTrue(status.hasPrefix("serviceapp; hit; ttl=") && status.hasSuffix("; detail=stale-if-error"), status)
+        XCTAssertNotNil(stale.header("Age").flatMap(Int.init))
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 4, "one fetch, then three attempts")
+        fake.setFault(.status(503), for: "heck")
+        try assertJSONError(get("/api/users/heck"), 502, "upstream_unavailable")
+    }
+
     func testUpstreamTimeout() throws {
         try startFastRetries { $0.upstream.request = .milliseconds(300) }
         fake.setFault(.delay(milliseconds: 3_000), for: "heckj")

@@ -23,7 +23,7 @@ enum SearchEvent: Equatable {
         case .search(let result):
             data = ServerEvent.encode(Search(
                 type: "search", query: result.query, status: result.status.rawValue, total_count: result.totalCount,
-                items: result.status == .ok ? result.items : []
+                items: result.status == .ok ? result.items : [], stale: result.stale ? true : nil
             ))
         case .error(let code, let message):
             return ServerEvent.error(code: code, message: message).json
@@ -41,5 +41,7 @@ enum SearchEvent: Equatable {
 
     private struct Search: Encodable {
         let type: String, query: String, status: String, total_count: Int, items: [GithubSearchItem]
+        /// Present (true) only for a cached copy served because GitHub failed.
+        let stale: Bool?
     }
 }

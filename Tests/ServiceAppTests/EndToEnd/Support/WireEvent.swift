@@ -32,6 +32,7 @@ struct WireEvent: Decodable, Equatable, CustomStringConvertible {
     var query: String?
     var status: String?
     var users: [User]?
+    var stale: Bool?
     // /ws/search: hello, search
     var debounceMs: Int?
     var refreshDelayMs: Int?
@@ -45,7 +46,7 @@ struct WireEvent: Decodable, Equatable, CustomStringConvertible {
     var raw = ""
 
     private enum CodingKeys: String, CodingKey {
-        case type, pipeline, throttleMs, minLength, active, query, status, users, code, message
+        case type, pipeline, throttleMs, minLength, active, query, status, users, stale, code, message
         case debounceMs, refreshDelayMs, total_count, items
     }
 
