@@ -63,6 +63,13 @@ let package = Package(
                 .product(name: "FakeGithub", package: root),
             ]
         ),
+        // The user cache at a million entries: get, put and evicting put, and memory per entry.
+        .executableTarget(
+            name: "CacheBench",
+            dependencies: [
+                .product(name: "GithubProxy", package: root),
+            ]
+        ),
         // The session load scenario (scripts/session-load.sh): a fake GitHub with 50 ms latency
         // and N WebSocket sessions typing logins into the service's /ws.
         .executableTarget(

@@ -8,6 +8,10 @@
 # Usage: scripts/session-load.sh            (from Benchmarks/ or anywhere)
 # Environment: SESSIONS=1000 DURATION=60 SETTLE=10 RUNS=2 THROTTLE_MS=500 DELAY_MS=50 SHARDS=2
 #              SKIP_BUILD=1 to reuse the release binaries.
+#              NAMES=replay: the #12 mix (half existing personal logins, a quarter mistyped → 404,
+#                a quarter popular logins shared by every session) instead of Names.logins.
+#              MAX_CONCURRENT=N: the service's upstream.maxConcurrentRequests (a config file
+#                derived from config/service.json); SERVICE_BIN=path runs another ServiceApp binary.
 # Exit status 1 when a run reported failures or the service died.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -15,7 +19,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 SESSIONS="${SESSIONS:-1000}" DURATION="${DURATION:-60}" SETTLE="${SETTLE:-10}" RUNS="${RUNS:-2}"
 THROTTLE_MS="${THROTTLE_MS:-500}" DELAY_MS="${DELAY_MS:-50}" SHARDS="${SHARDS:-2}" RAMP="${RAMP:-2}"
 ROOT_DIR="$(cd "$BENCH_DIR/.." && pwd)"
-SERVICE="$ROOT_DIR/.build/release/ServiceApp"
+SERVICE="${SERVICE_BIN:-$ROOT_DIR/.build/release/ServiceApp}"
+NAMES="${NAMES:-}" MAX_CONCURRENT="${MAX_CONCURRENT:-}"
 UPSTREAM="$BENCH_DIR/.build/release/FakeUpstream"
 LOAD="$BENCH_DIR/.build/release/SessionLoad"
 
@@ -54,6 +59,12 @@ wait_listening() {
 }
 
 upstream_cmd=("$UPSTREAM" --port 0 --delay-ms "$DELAY_MS")
+names_args=()
+if [ "$NAMES" = replay ]; then
+    "$LOAD" --sessions "$SESSIONS" --print-existing >"$tmp/logins.txt"
+    upstream_cmd+=(--logins-file "$tmp/logins.txt")
+    names_args=(--names replay)
+fi
 "${upstream_cmd[@]}" >"$tmp/upstream.log" 2>&1 &
 upstream_pid=$!
 upstream_url="$(wait_listening "$tmp/upstream.log" "$upstream_pid")"
@@ -61,6 +72,15 @@ stats_url="$(grep -o 'http://[0-9.:]*/__stats' "$tmp/upstream.log" | head -1)"
 require_loopback "$upstream_url"; require_loopback "$stats_url"
 
 service_cmd=("$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --throttle-ms "$THROTTLE_MS")
+if [ -n "$MAX_CONCURRENT" ]; then
+    python3 - "$ROOT_DIR/config/service.json" "$MAX_CONCURRENT" >"$tmp/service.json" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["upstream"]["maxConcurrentRequests"] = int(sys.argv[2])
+print(json.dumps(config, indent=2))
+PY
+    service_cmd+=(--config "$tmp/service.json")
+fi
 (cd "$ROOT_DIR" && exec "${service_cmd[@]}") >"$tmp/service.log" 2>&1 &
 service_pid=$!
 service_url="$(wait_listening "$tmp/service.log" "$service_pid")"
@@ -87,7 +107,7 @@ sample() {
 sleep 2
 sample "start (idle)"
 load_cmd=("$LOAD" --url "$ws_url" --sessions "$SESSIONS" --duration "$DURATION" --ramp "$RAMP"
-          --upstream-delay-ms "$DELAY_MS" --upstream-stats "$stats_url" --shards "$SHARDS")
+          --upstream-delay-ms "$DELAY_MS" --upstream-stats "$stats_url" --shards "$SHARDS" "${names_args[@]}")
 status=0
 for run in $(seq "$RUNS"); do
     log "run $run: ${load_cmd[*]} --seed $run --label run$run"
@@ -132,7 +152,7 @@ for r in rows:
           f"handshake failures {r['handshakeFailures']}, unexpected closes {r['unexpectedCloses']}, error events {r['errorEvents']}, "
           f"bad events {r['badEvents']}, activity-order violations {r['activityViolations']}, unexpected statuses {r['unexpectedStatuses']}, "
           f"missing final results {r['missingFinals']} (later: {r.get('lateFinals', 0)}), finals already answered by the last result "
-          f"{r.get('collapsedFinals', 0)}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}.")
+          f"{r.get('collapsedFinals', 0)}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}, new distinct logins asked {r.get('distinctLogins')}.")
 PY
 printf '\n| service process | VmRSS (KB) | open fds | fds − pooled upstream conns | threads | CPU (s, cumulative) | ws sessions open | HTTP conns open | upstream conns open |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'

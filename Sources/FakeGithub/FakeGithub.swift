@@ -153,6 +153,9 @@ public final class FakeGithub: @unchecked Sendable {
     /// Requests received for `/users/{login}` (case-insensitive).
     public func requestCount(for login: String) -> Int { state.requestCount(for: login) }
 
+    /// The logins `/users/{login}` was asked for at least once (case-insensitive).
+    public var distinctLoginsRequested: Int { state.distinctLogins }
+
     /// Empties the log and the request counters.
     public func clearLog() {
         state.clearLog()

@@ -90,6 +90,7 @@ final class FakeGithubState: @unchecked Sendable {
     var requests: [ReceivedRequest] { lock.withLock { log } }
     var requestCount: Int { lock.withLock { total } }
     func requestCount(for login: String) -> Int { lock.withLock { counts[login.lowercased()] ?? 0 } }
+    var distinctLogins: Int { lock.withLock { counts.count } }
 
     func clearLog() {
         lock.withLock {

@@ -2,11 +2,11 @@
 // answering every valid login with a synthetic user after a fixed delay (50 ms by default, the
 // head at once and the body when the delay ends), plus a stats endpoint on a second port.
 //
-//     FakeUpstream [--port N] [--stats-port N] [--delay-ms 50] [--loops 2]
+//     FakeUpstream [--port N] [--stats-port N] [--delay-ms 50] [--loops 2] [--logins-file PATH]
 //
 // Prints `listening on http://127.0.0.1:PORT` and `stats on http://127.0.0.1:PORT/__stats`;
-// `GET /__stats` answers `{"requests":N,"connectionsOpened":N,"openConnections":N}` (requests
-// counts every request the fake received). SIGINT/SIGTERM print the same JSON and exit.
+// `GET /__stats` answers `{"requests":N,"distinctLogins":N,"connectionsOpened":N,"openConnections":N}`
+// (requests counts every request the fake received; distinctLogins the logins asked at least once). SIGINT/SIGTERM print the same JSON and exit.
 import Dispatch
 import FakeGithub
 import Foundation
@@ -30,11 +30,28 @@ let delay = option("--delay-ms", default: 50)
 let loops = option("--loops", default: 2)
 
 let fake = FakeGithub(port: UInt16(clamping: port), logCapacity: 0, loopCount: loops)
-fake.answersAnyLogin = true
+// --logins-file PATH: only these logins (one per line) exist, every other is a 404; else every
+// valid login is found.
+let loginsFile: String? = {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: "--logins-file"), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}()
+if let loginsFile {
+    guard let text = try? String(contentsOfFile: loginsFile, encoding: .utf8) else {
+        FileHandle.standardError.write(Data("FakeUpstream: cannot read \(loginsFile)\n".utf8))
+        exit(2)
+    }
+    for login in text.split(separator: "\n") {
+        if let user = FakeGithubUser.synthetic(login: String(login)) { fake.update(user) }
+    }
+} else {
+    fake.answersAnyLogin = true
+}
 fake.defaultFault = delay > 0 ? .delay(milliseconds: delay) : nil
 
 @Sendable func statsJSON() -> String {
-    #"{"requests":\#(fake.requestCount),"connectionsOpened":\#(fake.connectionsOpened),"openConnections":\#(fake.openConnections)}"#
+    #"{"requests":\#(fake.requestCount),"distinctLogins":\#(fake.distinctLoginsRequested),"connectionsOpened":\#(fake.connectionsOpened),"openConnections":\#(fake.openConnections)}"#
 }
 
 var router = Router()
@@ -49,7 +66,7 @@ let stats = HTTPServer(
 do {
     let url = try fake.start()
     let statsAddress = try stats.start()
-    say("listening on \(url.absoluteString) (every valid login found, delay \(delay) ms)")
+    say("listening on \(url.absoluteString) (\(loginsFile.map { "logins of \($0) found" } ?? "every valid login found"), delay \(delay) ms)")
     say("stats on http://127.0.0.1:\(statsAddress.port)/__stats")
 } catch {
     FileHandle.standardError.write(Data("FakeUpstream: cannot start: \(error)\n".utf8))

@@ -20,15 +20,22 @@ enum LoadRunner {
         let shardCount = max(1, option("--shards").flatMap(Int.init) ?? 2)
         let seed = option("--seed").flatMap(UInt64.init) ?? 1
         let label = option("--label") ?? "run"
+        let replay = option("--names") == "replay"
+        if CommandLine.arguments.contains("--print-existing") {
+            // The logins FakeUpstream should answer for a replay of this many sessions.
+            print(ReplayVocabulary(sessions: sessionCount).existing.sorted().joined(separator: "\n"))
+            return 0
+        }
 
-        let upstreamBefore = statsURL.flatMap(UpstreamStats.requests(url:))
+        let upstreamBefore = statsURL.flatMap(UpstreamStats.read(url:))
         if statsURL != nil, upstreamBefore == nil { log("SessionLoad: cannot read \(statsURL ?? "")") }
         let loadBefore = loadAverage()
         let start = monotonicNow()
         let endTime = start + UInt64((ramp + duration) * 1e9)
         let plan = LoadPlan(
             host: host == "localhost" ? "127.0.0.1" : host, port: UInt16(port), path: url.path.isEmpty ? "/" : url.path,
-            endTime: endTime, upstreamDelayNs: UInt64(max(0, upstreamDelayMs)) * 1_000_000
+            endTime: endTime, upstreamDelayNs: UInt64(max(0, upstreamDelayMs)) * 1_000_000,
+            vocabulary: replay ? ReplayVocabulary(sessions: sessionCount) : nil
         )
         log("[\(label)] \(sessionCount) sessions on \(urlText), ramp \(ramp) s, typing until t = \(ramp + duration) s; load average \(loadBefore)")
 
@@ -61,7 +68,7 @@ enum LoadRunner {
         progress.cancel()
         let elapsed = Double(monotonicNow() - start) / 1e9
         Thread.sleep(forTimeInterval: 0.2)  // cancelled upstream requests already counted; let stragglers land
-        let upstreamAfter = statsURL.flatMap(UpstreamStats.requests(url:))
+        let upstreamAfter = statsURL.flatMap(UpstreamStats.read(url:))
         var stats = LoadStats()
         for shard in shards { shard.queue.sync { stats.merge(shard.stats) } }
         let loadAfter = loadAverage()
@@ -71,7 +78,10 @@ enum LoadRunner {
         let addedLookup = Percentiles(stats.serverAddedLookup)
         let addedLocal = Percentiles(stats.serverAddedLocal)
         let holds = Percentiles(stats.holds)
-        let upstreamCalls: Int? = if let before = upstreamBefore, let after = upstreamAfter { after - before } else { nil }
+        let upstreamCalls: Int? = if let before = upstreamBefore, let after = upstreamAfter { after.requests - before.requests } else { nil }
+        let distinctLogins: Int? = if let before = upstreamBefore, let after = upstreamAfter {
+            after.distinctLogins - before.distinctLogins
+        } else { nil }
         let keystrokes = max(1, stats.keystrokes)
         let failures = stats.handshakeFailures + stats.unexpectedCloses + stats.errorEvents + stats.badEvents
             + stats.activityViolations + stats.missingFinals + stats.staleResults + stats.unexpectedStatuses + (finished ? 0 : 1)
@@ -81,7 +91,7 @@ enum LoadRunner {
         [\(label)] done in \(String(format: "%.1f", elapsed)) s\(finished ? "" : " (TIMED OUT waiting for sessions)"); load average \(loadBefore) → \(loadAfter)
           sessions: \(stats.sessionsOpened) opened of \(sessionCount), \(stats.cleanCloses) closed cleanly, \(stats.handshakeFailures) handshake failures, \(stats.unexpectedCloses) unexpected closes
           keystrokes \(stats.keystrokes) (\(String(format: "%.0f", Double(stats.keystrokes) / max(1, duration)))/s), results \(stats.results) (\(String(format: "%.3f", Double(stats.results) / Double(keystrokes))) per keystroke), statuses \(stats.statusCounts.sorted { $0.key < $1.key })
-          upstream calls \(upstreamCalls.map(String.init) ?? "?") (\(upstreamCalls.map { String(format: "%.3f", Double($0) / Double(keystrokes)) } ?? "?") per keystroke)
+          upstream calls \(upstreamCalls.map(String.init) ?? "?") (\(upstreamCalls.map { String(format: "%.3f", Double($0) / Double(keystrokes)) } ?? "?") per keystroke), new distinct logins asked \(distinctLogins.map(String.init) ?? "?") (\(perLogin(upstreamCalls, distinctLogins)) requests per distinct login)
           errors: \(stats.errorEvents) error events, \(stats.badEvents) bad events, \(stats.activityViolations) activity-order violations, \(stats.unexpectedStatuses) unexpected statuses, \(stats.missingFinals) missing final results (\(stats.lateFinals) came later), \(stats.collapsedFinals) finals already answered by the last result, \(stats.staleResults) results after the final one
           bursts \(stats.bursts) (\(stats.finalsWithLookup) with a lookup), \(stats.nextWindowFinals) finals seen after a window boundary
           final result latency (ms)  p50 \(ms(raw.p50))  p90 \(ms(raw.p90))  p99 \(ms(raw.p99))  max \(ms(raw.max))  (n=\(raw.count))
@@ -105,6 +115,7 @@ enum LoadRunner {
             "resultsPerKeystroke": Double(stats.results) / Double(keystrokes),
             "upstreamCalls": upstreamCalls ?? NSNull(),
             "upstreamCallsPerKeystroke": upstreamCalls.map { Double($0) / Double(keystrokes) } ?? NSNull(),
+            "distinctLogins": distinctLogins ?? NSNull(),
             "errorEvents": stats.errorEvents, "badEvents": stats.badEvents, "activityViolations": stats.activityViolations,
             "unexpectedStatuses": stats.unexpectedStatuses, "missingFinals": stats.missingFinals, "lateFinals": stats.lateFinals, "collapsedFinals": stats.collapsedFinals, "staleResults": stats.staleResults,
             "bursts": stats.bursts, "finalsWithLookup": stats.finalsWithLookup, "nextWindowFinals": stats.nextWindowFinals,
@@ -122,6 +133,12 @@ enum LoadRunner {
         }
         return failures == 0 ? 0 : 1
     }
+}
+
+/// Upstream requests per distinct login, formatted ("?" when unknown).
+func perLogin(_ requests: Int?, _ logins: Int?) -> String {
+    guard let requests, let logins, logins > 0 else { return "?" }
+    return String(format: "%.3f", Double(requests) / Double(logins))
 }
 
 func option(_ name: String) -> String? {

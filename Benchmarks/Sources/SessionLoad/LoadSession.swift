@@ -23,6 +23,8 @@ struct LoadPlan: Sendable {
     var pauseMs: ClosedRange<Int> = 500...2_000
     var typoChance = 0.04
     var upstreamDelayNs: UInt64
+    /// `--names replay`: the names and which of them exist; nil: `Names.logins`, all existing.
+    var vocabulary: ReplayVocabulary?
     /// How long a final value may wait for its result before it counts as missing.
     var resultWaitNs: UInt64 = 10_000_000_000
     /// Final keystrokes sent less than this before a modelled window boundary may have reached
@@ -103,7 +105,7 @@ final class LoadSession: @unchecked Sendable {
     private func startName() {
         guard connection.phase == .open else { return }
         guard monotonicNow() < plan.endTime else { return finish() }
-        let name = Names.logins.randomElement(using: &rng) ?? "heckj"
+        let name = plan.vocabulary.map { $0.name(session: index, using: &rng) } ?? Names.logins.randomElement(using: &rng) ?? "heckj"
         keys = typedValues(of: name)
         keyIndex = 0
         burst += 1
@@ -281,7 +283,9 @@ final class LoadSession: @unchecked Sendable {
 
     private func expectedStatus(of query: String) -> String {
         if query.utf8.count < minLength { return "too_short" }
-        return Self.isValidLogin(query) ? "found" : "invalid"
+        guard Self.isValidLogin(query) else { return "invalid" }
+        guard let vocabulary = plan.vocabulary else { return "found" }
+        return vocabulary.existing.contains(query.lowercased()) ? "found" : "not_found"
     }
 
     private func closed(expected: Bool, _ why: String) {

@@ -6,7 +6,10 @@ import Glibc
 /// Reads FakeUpstream's `GET /__stats` with one blocking HTTP/1.1 request on loopback.
 enum UpstreamStats {
     /// The `requests` count, or nil when the endpoint cannot be read.
-    static func requests(url: String) -> Int? {
+    static func requests(url: String) -> Int? { read(url: url)?.requests }
+
+    /// The `requests` and `distinctLogins` counts, or nil when the endpoint cannot be read.
+    static func read(url: String) -> (requests: Int, distinctLogins: Int)? {
         guard let components = URLComponents(string: url), let host = components.host, let port = components.port else { return nil }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
@@ -32,6 +35,7 @@ enum UpstreamStats {
         let text = String(decoding: answer, as: UTF8.self)
         guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n"),
               let object = try? JSONSerialization.jsonObject(with: Data(text[split.upperBound...].utf8)) as? [String: Any] else { return nil }
-        return object["requests"] as? Int
+        guard let requests = object["requests"] as? Int else { return nil }
+        return (requests, object["distinctLogins"] as? Int ?? 0)
     }
 }
