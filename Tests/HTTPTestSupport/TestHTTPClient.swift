@@ -34,12 +34,26 @@ public final class TestHTTPClient {
     public var buffer: [UInt8] = []
     public var timeout: TimeInterval
 
-    /// Connects to `host:port` (numeric IPv4 or IPv6).
-    public init(host: String = "127.0.0.1", port: UInt16, timeout: TimeInterval = 5) throws {
+    /// Connects to `host:port` (numeric IPv4 or IPv6), from the local address `source` when
+    /// given (e.g. `127.0.0.2`: a second client on loopback).
+    public init(host: String = "127.0.0.1", port: UInt16, source: String? = nil, timeout: TimeInterval = 5) throws {
         self.timeout = timeout
         let v6 = host.contains(":")
         fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError.connectFailed(errno) }
+        if let source, !v6 {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw TestClientError.connectFailed(code)
+            }
+        }
         var result: Int32
         if v6 {
             var address = sockaddr_in6()

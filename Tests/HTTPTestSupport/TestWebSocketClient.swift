@@ -24,8 +24,11 @@ public final class TestWebSocketClient {
     }
 
     /// Connects and upgrades; throws `TestClientError.malformed` unless the answer is 101.
-    public init(port: UInt16, path: String = "/ws/echo", extra: String = "", timeout: TimeInterval = 5) throws {
-        http = try TestHTTPClient(port: port, timeout: timeout)
+    public init(
+        port: UInt16, path: String = "/ws/echo", extra: String = "", host: String = "127.0.0.1", source: String? = nil,
+        timeout: TimeInterval = 5
+    ) throws {
+        http = try TestHTTPClient(host: host, port: port, source: source, timeout: timeout)
         try http.send(Self.upgradeRequest(path: path, key: Self.makeKey(), extra: extra))
         handshake = try http.readResponse()
         guard handshake.status == 101 else { throw TestClientError.malformed("status \(handshake.status)") }

@@ -10,6 +10,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Parameters captured by the router from the path pattern (`{login}` → `"login"`).
     public var pathParameters: [String: String] = [:]
+    /// The TCP peer the request came from (nil for requests made in memory).
+    public var peer: SocketAddress?
 
     public init(
         method: HTTPMethod, target: String, version: (major: Int, minor: Int) = (1, 1),

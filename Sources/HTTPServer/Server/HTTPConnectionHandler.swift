@@ -116,6 +116,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     private func dispatch(_ request: HTTPRequest, on connection: Connection) {
+        var request = request
+        request.peer = connection.remote
         inFlight = true
         connection.deadline = 0
         if let route = server.webSocketRoute(for: request) {
@@ -205,6 +207,14 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
             finish(request, with: server.errorResponse(.serviceUnavailable, "shutting down"), on: connection)
             return
         }
+        var onClose: (@Sendable () -> Void)?
+        switch route.admit?(request) ?? .accept(onClose: nil) {
+        case .refuse(let response):
+            finish(request, with: response, on: connection)
+            return
+        case .accept(let closed):
+            onClose = closed
+        }
         var out: [UInt8] = []
         serializer.serialize(accepted.response, context: .init(request: request), into: &out)
         connection.write(out)
@@ -214,7 +224,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         let leftover = parser.takeUnparsedBytes()
         let handler = WebSocketConnectionHandler(
             connection: connection, request: request, configuration: server.configuration.webSocket,
-            deflate: deflate, events: server.events
+            deflate: deflate, events: server.events, onClose: onClose
         )
         connection.handler = handler
         handler.start()

@@ -37,13 +37,16 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Accepts WebSocket upgrades on `path`; `onSession` is called for every new session (on the
-    /// connection's loop: attach subscribers, don't block). Call before `start()`.
+    /// connection's loop: attach subscribers, don't block). `admit`, when given, decides on each
+    /// valid upgrade request (after the handshake checks) whether it is accepted — and may ask to
+    /// be told when the session closes. Call before `start()`.
     public func webSocket(
         _ path: String, originCheck: (@Sendable (String?) -> Bool)? = nil,
+        admit: (@Sendable (HTTPRequest) -> UpgradeDecision)? = nil,
         onSession: @escaping @Sendable (WebSocketSession) -> Void
     ) {
         let handshake = WebSocketHandshake(originCheck: originCheck, deflate: configuration.webSocket.deflate)
-        webSocketRoutes[path] = WebSocketRoute(path: path, handshake: handshake, onSession: onSession)
+        webSocketRoutes[path] = WebSocketRoute(path: path, handshake: handshake, admit: admit, onSession: onSession)
     }
 
     /// How the server answers requests it rejects itself (malformed, too large, timed out).

@@ -35,14 +35,17 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private var readingMessages = false
 
     private var outboundSubscribers: [ObjectIdentifier: OutboundSubscriber] = [:]
+    /// The application's close hook from the upgrade decision; run once.
+    private var onClose: (@Sendable () -> Void)?
 
     init(
         connection: Connection, request: HTTPRequest, configuration: WebSocketConfiguration,
-        deflate: PerMessageDeflate?, events: ServerEvents
+        deflate: PerMessageDeflate?, events: ServerEvents, onClose: (@Sendable () -> Void)? = nil
     ) {
         self.connection = connection
         self.configuration = configuration
         self.events = events
+        self.onClose = onClose
         reader = WebSocketReader(maxMessageSize: configuration.maxMessageBytes, deflate: deflate)
         writer = WebSocketWriter(deflate: deflate)
         session = WebSocketSession(request: request, loop: connection.loop, handler: self)
@@ -281,6 +284,9 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         for subscriber in outboundSubscribers.values { subscriber.sessionClosed() }
         outboundSubscribers = [:]
         events.webSocketSessions.decrement()
+        let closed = onClose
+        onClose = nil
+        closed?()
     }
 
     /// Nothing more will be queued: the messages publisher completes once the subscriber has
