@@ -15,14 +15,16 @@ extension GithubClient {
     ///   else the upstream lookup with `activity` told when it starts and when it completes or is
     ///   cancelled (the seed's `handleEvents` feeding `networkActivityPublisher`), caught into an
     ///   empty list with the matching status — or the stale copy when the upstream failed.
-    public func retrieveGithubUser(username: String, activity: NetworkActivity? = nil) -> AnyPublisher<LookupResult, Never> {
+    public func retrieveGithubUser(
+        username: String, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil
+    ) -> AnyPublisher<LookupResult, Never> {
         guard username.count >= configuration.minLength else {
             return Just(LookupResult(query: username, status: .tooShort)).eraseToAnyPublisher()
         }
         guard GithubLogin.isValid(username) else {
             return Just(LookupResult(query: username, status: .invalid)).eraseToAnyPublisher()
         }
-        return userAnswer(login: username, activity: activity)
+        return userAnswer(login: username, activity: activity, quota: quota)
             .map { LookupResult(query: username, status: .found, users: [$0.value], stale: $0.source == .stale) }
             .catch { Just(LookupResult(query: username, failure: $0)) }
             .eraseToAnyPublisher()
@@ -33,8 +35,12 @@ extension GithubClient {
     /// the login (conditional when a copy is cached, retried when transient, waiting its turn at
     /// `gate`), with `activity` around it; when that fails as unavailable, timed out or rate
     /// limited, a copy at most `cache.staleIfError` old is served as `.stale`. A login that is
-    /// not valid fails `notFound` at once: it never reaches the upstream URL.
-    public func userAnswer(login: String, activity: NetworkActivity? = nil) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+    /// not valid fails `notFound` at once: it never reaches the upstream URL. A new upstream
+    /// request (not one joined) is first charged to `quota`; refused, the lookup fails
+    /// `clientRateLimited` without a request (or gets the stale copy).
+    public func userAnswer(
+        login: String, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil
+    ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         guard GithubLogin.isValid(login) else { return Fail(error: .notFound).eraseToAnyPublisher() }
         let key = login.lowercased()
         return Deferred { [self] () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
@@ -44,7 +50,7 @@ extension GithubClient {
                 return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
             }
             let token = ActivityToken()
-            return sharedLookup(login: login, key: key)
+            return sharedLookup(login: login, key: key, quota: quota)
                 .handleEvents(
                     receiveSubscription: { _ in token.value = activity?.begin() },
                     receiveCompletion: { _ in token.take().map { activity?.end($0) } },
@@ -62,16 +68,26 @@ extension GithubClient {
         .eraseToAnyPublisher()
     }
 
-    /// The upstream lookup of `login`, shared by concurrent subscribers.
-    private func sharedLookup(login: String, key: String) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
-        coalescer.publisher(for: key) { [self] in withRetries(label: login) { [self] in attempt(login: login) } }
+    /// The upstream lookup of `login`, shared by concurrent subscribers; a new one is charged to
+    /// `quota` first.
+    private func sharedLookup(login: String, key: String, quota: (any UpstreamQuota)?) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+        let shared = coalescer.publisher(for: key, admit: { quota?.spend() }) { [self] in
+            withRetries(label: login) { [self] in attempt(login: login) }
+        }
+        let publisher: AnyPublisher<CachedAnswer<GithubUser>, GithubError>
+        switch shared {
+        case .success(let running): publisher = running
+        case .failure(let refused): return clientRateLimited(refused.seconds)
+        }
+        return publisher
             .map(Optional.some)
             .replaceEmpty(with: nil)
             .flatMap(maxPublishers: .max(1)) { [self] answer -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                 if let answer {
                     return Just(answer).setFailureType(to: GithubError.self).eraseToAnyPublisher()
                 }
-                // Joined a shared request just as it finished: ask again on our own.
+                // Joined a shared request just as it finished: ask again on our own (charged).
+                if let wait = quota?.spend() { return clientRateLimited(wait) }
                 return withRetries(label: login) { [self] in attempt(login: login) }
             }
             .eraseToAnyPublisher()
@@ -146,7 +162,7 @@ extension GithubError {
     /// upstream could not be reached, timed out, failed, or is rate-limited.
     var allowsStaleCopy: Bool {
         switch self {
-        case .unavailable, .timeout, .rateLimited: true
+        case .unavailable, .timeout, .rateLimited, .clientRateLimited: true
         case .notFound, .invalidResponse, .rejected: false
         }
     }

@@ -18,8 +18,11 @@ extension GithubClient {
     ///   completes or is cancelled, status check, decoding, the retry policy, and failures caught
     ///   into an empty page with the matching status (422 → `invalid`).
     ///
-    /// Searches spend GitHub's `search` rate-limit resource (`searchBudget`), never `core`.
-    public func search(query: String, perPage: Int = 10, activity: NetworkActivity? = nil) -> AnyPublisher<SearchResult, Never> {
+    /// Searches spend GitHub's `search` rate-limit resource (`searchBudget`), never `core`, and
+    /// one request of `quota` each (refused: `rate_limited` with the client scope, no request).
+    public func search(
+        query: String, perPage: Int = 10, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil
+    ) -> AnyPublisher<SearchResult, Never> {
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return Just(SearchResult(query: query, status: .empty)).eraseToAnyPublisher() }
         guard text.count <= Self.maxSearchQueryLength else {
@@ -32,7 +35,12 @@ extension GithubClient {
                 return Just(SearchResult(query: query, page: page)).eraseToAnyPublisher()
             }
             let token = ActivityToken()
-            return withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage, key: key) }
+            let upstream: AnyPublisher<GithubSearchPage, GithubError> = if let wait = quota?.spend() {
+                clientRateLimited(wait)
+            } else {
+                withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage, key: key) }
+            }
+            return upstream
                 .handleEvents(
                     receiveSubscription: { _ in token.value = activity?.begin() },
                     receiveCompletion: { _ in token.take().map { activity?.end($0) } },

@@ -137,6 +137,12 @@ public final class GithubClient: Sendable {
         return pause
     }
 
+    /// The local answer when the caller's own quota is spent: no request goes out.
+    func clientRateLimited<Value>(_ seconds: Int) -> AnyPublisher<Value, GithubError> {
+        events.requested(outcome: "client_rate_limited")
+        return Fail(error: .clientRateLimited(retryAfterSeconds: seconds)).eraseToAnyPublisher()
+    }
+
     /// The local answer while `resource` is paused: no request goes out.
     func pausedFailure<Value>(_ resource: String) -> AnyPublisher<Value, GithubError>? {
         guard let wait = rateLimits.budget(for: resource).secondsUntilReset() else { return nil }
@@ -177,6 +183,7 @@ extension Subscribers.Completion where Failure == GithubError {
         case .finished: "ok"
         case .failure(.notFound): "not_found"
         case .failure(.rateLimited): "rate_limited"
+        case .failure(.clientRateLimited): "client_rate_limited"
         case .failure(.timeout): "timeout"
         case .failure(.unavailable): "unavailable"
         case .failure(.invalidResponse): "invalid_response"

@@ -4,6 +4,9 @@ public enum GithubError: Error, Equatable, Sendable {
     case notFound
     /// GitHub's rate limit is spent; try again after this many seconds.
     case rateLimited(retryAfterSeconds: Int)
+    /// This caller's own allowance (`UpstreamQuota`) is spent; nothing was sent. Try again after
+    /// this many seconds.
+    case clientRateLimited(retryAfterSeconds: Int)
     /// GitHub did not answer in time.
     case timeout
     /// GitHub could not be reached or answered with a server error.
@@ -31,7 +34,7 @@ public enum GithubError: Error, Equatable, Sendable {
     public var isTransient: Bool {
         switch self {
         case .timeout, .unavailable: true
-        case .notFound, .rateLimited, .invalidResponse, .rejected: false
+        case .notFound, .rateLimited, .clientRateLimited, .invalidResponse, .rejected: false
         }
     }
 }

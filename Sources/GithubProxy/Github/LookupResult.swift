@@ -20,6 +20,11 @@ public struct LookupResult: Equatable, Sendable {
     /// The user is a cached copy served because the upstream failed (stale-if-error).
     public var stale: Bool
 
+    /// `rateLimited` by the caller's own allowance, not GitHub's (the `"scope":"client"` field).
+    public var limitedByClient: Bool {
+        if case .clientRateLimited = failure { true } else { false }
+    }
+
     public init(query: String, status: Status, users: [GithubUser] = [], failure: GithubError? = nil, stale: Bool = false) {
         self.query = query
         self.status = status
@@ -33,7 +38,7 @@ public struct LookupResult: Equatable, Sendable {
         let status: Status
         switch failure {
         case .notFound: status = .notFound
-        case .rateLimited: status = .rateLimited
+        case .rateLimited, .clientRateLimited: status = .rateLimited
         case .rejected: status = .invalid
         case .timeout, .unavailable, .invalidResponse: status = .unavailable
         }

@@ -60,6 +60,11 @@ public struct SearchResult: Equatable, Sendable {
     /// The page is a cached copy served because the upstream failed (stale-if-error).
     public var stale: Bool
 
+    /// `rateLimited` by the caller's own allowance, not GitHub's (the `"scope":"client"` field).
+    public var limitedByClient: Bool {
+        if case .clientRateLimited = failure { true } else { false }
+    }
+
     public init(
         query: String, status: Status, totalCount: Int = 0, items: [GithubSearchItem] = [], failure: GithubError? = nil,
         stale: Bool = false
@@ -82,7 +87,7 @@ public struct SearchResult: Equatable, Sendable {
         let status: Status
         switch failure {
         case .rejected: status = .invalid
-        case .rateLimited: status = .rateLimited
+        case .rateLimited, .clientRateLimited: status = .rateLimited
         case .notFound, .timeout, .unavailable, .invalidResponse: status = .unavailable
         }
         self.init(query: query, status: status, failure: failure)

@@ -3,6 +3,10 @@
 /// override it, if any.
 enum ConfigKey: String, CaseIterable, Sendable {
     case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainTimeoutSeconds, maxConnections
+    case trustedProxies, allowedOrigins
+    case limitsSessionsPerClient = "limits.sessionsPerClient"
+    case limitsLookupsPerClientPerMinute = "limits.lookupsPerClientPerMinute"
+    case limitsMaxTrackedClients = "limits.maxTrackedClients"
     case httpMaxHeaderBytes = "http.maxHeaderBytes"
     case httpMaxBodyBytes = "http.maxBodyBytes"
     case httpHeaderReadTimeoutSeconds = "http.headerReadTimeoutSeconds"
@@ -28,7 +32,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case searchPerPage = "search.perPage"
 
     /// The objects that group keys in the file.
-    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search"]
+    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits"]
 
     /// The command-line flag that overrides this key, e.g. `--port`.
     var flag: String? {
@@ -48,6 +52,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .port: "PORT"
         case .githubApiUrl: "GITHUB_API_URL"
         case .throttleMs: "THROTTLE_MS"
+        case .trustedProxies: "TRUSTED_PROXIES"
+        case .allowedOrigins: "ALLOWED_ORIGINS"
         default: nil
         }
     }

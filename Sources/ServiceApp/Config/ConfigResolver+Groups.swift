@@ -59,6 +59,25 @@ extension ConfigResolver {
             perPage: try reader.integer(.searchPerPage, default: defaults.perPage, in: 1...100))
     }
 
+    /// `trustedProxies`, `allowedOrigins` and the `"limits"` group.
+    static func fairUseSettings(
+        _ reader: SettingReader, _ defaults: ServiceConfig.FairUseSettings
+    ) throws(ConfigError) -> ServiceConfig.FairUseSettings {
+        ServiceConfig.FairUseSettings(
+            trustedProxies: try reader.list(
+                .trustedProxies, default: defaults.trustedProxies,
+                reason: "must be a list of IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8)", IPAddressRange.init),
+            allowedOrigins: try reader.list(
+                .allowedOrigins, default: defaults.allowedOrigins,
+                reason: "must be a list of origins (https://example.com) or \"*\"") { origin in
+                    origin == "*" || origin.lowercased().hasPrefix("http://") || origin.lowercased().hasPrefix("https://") ? origin : nil
+                },
+            sessionsPerClient: try reader.integer(.limitsSessionsPerClient, default: defaults.sessionsPerClient, in: 1...1_000_000),
+            lookupsPerClientPerMinute: try reader.integer(
+                .limitsLookupsPerClientPerMinute, default: defaults.lookupsPerClientPerMinute, in: 1...1_000_000),
+            maxTrackedClients: try reader.integer(.limitsMaxTrackedClients, default: defaults.maxTrackedClients, in: 100...10_000_000))
+    }
+
     /// The `"cache"` group.
     static func cacheSettings(
         _ reader: SettingReader, _ defaults: ServiceConfig.CacheSettings

@@ -40,6 +40,11 @@ extension ServiceConfig: CustomStringConvertible {
             "search.debounceMs": "\(search.debounceMs)",
             "search.refreshDelayMs": "\(search.refreshDelayMs)",
             "search.perPage": "\(search.perPage)",
+            "trustedProxies": "\(fairUse.trustedProxies.map(\.description).joined(separator: ","))",
+            "allowedOrigins": "\(fairUse.allowedOrigins.joined(separator: ","))",
+            "limits.sessionsPerClient": "\(fairUse.sessionsPerClient)",
+            "limits.lookupsPerClientPerMinute": "\(fairUse.lookupsPerClientPerMinute)",
+            "limits.maxTrackedClients": "\(fairUse.maxTrackedClients)",
         ]
     }
 

@@ -35,6 +35,8 @@ struct ServiceConfig: Sendable, Equatable {
     var cache = CacheSettings()
     /// The `/ws/search` pipeline.
     var search = SearchPipeline.Settings()
+    /// Client identity, origins and per-client limits.
+    var fairUse = FairUseSettings()
     /// The config file the settings were read from; `nil` when the default file is absent.
     var configFile: String?
 

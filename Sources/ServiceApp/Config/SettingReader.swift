@@ -98,6 +98,34 @@ struct SettingReader: Sendable {
         }
     }
 
+    /// A list of strings, each accepted by `convert`: a JSON array in the file, comma-separated
+    /// text in a flag or environment variable. One bad element rejects the whole setting.
+    func list<Value>(
+        _ key: ConfigKey, default defaultValue: [Value], reason: String, _ convert: (String) -> Value?
+    ) throws(ConfigError) -> [Value] {
+        try read(key, default: defaultValue, reason: reason) { raw -> [Value]? in
+            let texts: [String]
+            switch raw {
+            case .text(let text):
+                texts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case .json(.array(let values)):
+                var strings: [String] = []
+                for value in values {
+                    guard case .string(let text) = value else { return nil }
+                    strings.append(text)
+                }
+                texts = strings
+            case .json: return nil
+            }
+            var converted: [Value] = []
+            for text in texts {
+                guard let value = convert(text) else { return nil }
+                converted.append(value)
+            }
+            return converted
+        }
+    }
+
     /// A string accepted by `convert`, which explains a rejection with `reason`.
     func string<Value>(
         _ key: ConfigKey, default defaultValue: Value, reason: String, _ convert: (String) -> Value?

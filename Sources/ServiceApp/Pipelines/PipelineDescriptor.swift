@@ -7,11 +7,13 @@ import StreamCore
 /// WebSocket session on `path` gets its own instance. Adding a pipeline is a folder under
 /// `Pipelines/` with its descriptor, plus one line in `PipelineDescriptor.all`.
 struct PipelineDescriptor: Sendable {
-    /// What a session may use: the GitHub client, the configuration, the scheduler of its timers.
+    /// What a session may use: the GitHub client, the configuration, the scheduler of its timers,
+    /// and fair use (whose quota the session's lookups are charged to).
     struct Context: Sendable {
         let client: GithubClient
         let config: ServiceConfig
         let scheduler: AnySchedulerOf<DispatchQueue>
+        let fairUse: FairUse
     }
 
     /// The `pipeline` of the `hello` event.
@@ -40,7 +42,7 @@ extension PipelineDescriptor {
     ) { session, context in
         GithubUserSession.attach(
             session, client: context.client, throttleMs: Int(context.config.throttle.wholeMilliseconds),
-            minLength: context.config.minLength, scheduler: context.scheduler
+            minLength: context.config.minLength, scheduler: context.scheduler, quota: context.fairUse.quota(for: session.request)
         )
     }
 
@@ -50,7 +52,10 @@ extension PipelineDescriptor {
         stages: ["input", "debounce", "removeDuplicates", "refresh", "withLatestFrom", "delay", "merge", "search", "switchToLatest"],
         messages: (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"])
     ) { session, context in
-        SearchSession.attach(session, client: context.client, settings: context.config.search, scheduler: context.scheduler)
+        SearchSession.attach(
+            session, client: context.client, settings: context.config.search, scheduler: context.scheduler,
+            quota: context.fairUse.quota(for: session.request)
+        )
     }
 
     /// The seed's sign-up form (ReactiveFormModel).

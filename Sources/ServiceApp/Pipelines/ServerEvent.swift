@@ -19,7 +19,7 @@ enum ServerEvent: Equatable {
         case .result(let result):
             data = Self.encode(Result(
                 type: "result", query: result.query, status: result.status.rawValue, users: result.users,
-                stale: result.stale ? true : nil
+                stale: result.stale ? true : nil, scope: result.limitedByClient ? "client" : nil
             ))
         case .error(let code, let message):
             data = Self.encode(ErrorEvent(type: "error", code: code, message: message))
@@ -47,6 +47,8 @@ enum ServerEvent: Equatable {
         let type: String, query: String, status: String, users: [GithubUser]
         /// Present (true) only for a cached copy served because GitHub failed.
         let stale: Bool?
+        /// `"client"` when `rate_limited` by this client's own allowance (fair use).
+        let scope: String?
     }
 
     private struct ErrorEvent: Encodable {

@@ -11,6 +11,7 @@ final class Service: Sendable {
     let server: HTTPServer
     let client: GithubClient
     let metrics: ServiceMetrics
+    let fairUse: FairUse
     private let readiness = Readiness()
 
     /// - Parameter scheduler: where throttle windows and retry delays run (a test scheduler in
@@ -42,13 +43,22 @@ final class Service: Sendable {
             events: metrics.githubEvents
         )
         self.client = client
-        server = HTTPServer(configuration: config.serverConfiguration, router: Service.router(client: client, metrics: metrics, readiness: readiness), logger: logger)
+        let fairUse = FairUse(
+            resolver: ClientAddressResolver(trustedProxies: config.fairUse.trustedProxies),
+            origins: OriginPolicy(allowedOrigins: config.fairUse.allowedOrigins),
+            limiter: ClientLimiter(settings: config.fairUse.limiterSettings), logger: logger
+        )
+        self.fairUse = fairUse
+        server = HTTPServer(
+            configuration: config.serverConfiguration,
+            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness), logger: logger
+        )
         server.setErrorResponse { status, message in
             JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
         }
-        let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler)
+        let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
         for pipeline in PipelineDescriptor.all {
-            server.webSocket(pipeline.path) { session in pipeline.attach(session, context) }
+            server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in pipeline.attach(session, context) }
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
@@ -67,7 +77,7 @@ final class Service: Sendable {
         server.shutdown(completion: completion)
     }
 
-    private static func router(client: GithubClient, metrics: ServiceMetrics, readiness: Readiness) -> Router {
+    private static func router(client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
         router.methodNotAllowed = { _ in JSONResponse.error(.methodNotAllowed, "method_not_allowed") }
@@ -96,7 +106,7 @@ final class Service: Sendable {
             HTTPResponse(status: .ok, contentType: "application/json", text: OpenAPIDocument.json)
         })
         router.get("/api/users/{login}") { request in
-            await UserEndpoint.respond(to: request, client: client)
+            await UserEndpoint.respond(to: request, client: client, quota: fairUse.quota(for: request))
         }
         return router
     }

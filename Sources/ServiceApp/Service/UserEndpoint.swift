@@ -10,7 +10,7 @@ enum UserEndpoint {
     /// The cache's name in `Cache-Status`.
     static let cacheName = "serviceapp"
 
-    static func respond(to request: HTTPRequest, client: GithubClient) async -> HTTPResponse {
+    static func respond(to request: HTTPRequest, client: GithubClient, quota: (any UpstreamQuota)? = nil) async -> HTTPResponse {
         let login = request.pathParameters["login"] ?? ""
         guard GithubLogin.isValid(login) else {
             return JSONResponse.error(
@@ -19,7 +19,7 @@ enum UserEndpoint {
             )
         }
         do {
-            let answer = try await client.userAnswer(login: login).first().values.first { _ in true }
+            let answer = try await client.userAnswer(login: login, quota: quota).first().values.first { _ in true }
             guard let answer else { return JSONResponse.error(.badGateway, "upstream_unavailable") }
             var response = JSONResponse.make(.ok, answer.value)
             response.headers.set("Cache-Status", answer.cacheStatus(cacheName: cacheName))
@@ -38,6 +38,11 @@ enum UserEndpoint {
             return JSONResponse.error(.notFound, "not_found")
         case .rateLimited(let seconds):
             return JSONResponse.error(.tooManyRequests, "rate_limited", headers: ["Retry-After": "\(seconds)"])
+        case .clientRateLimited(let seconds):
+            return JSONResponse.error(
+                .tooManyRequests, "client_rate_limited", "this client's upstream lookups per minute are spent",
+                headers: ["Retry-After": "\(seconds)"]
+            )
         case .timeout:
             return JSONResponse.error(.gatewayTimeout, "upstream_timeout")
         case .unavailable(let reason), .invalidResponse(let reason), .rejected(let reason):

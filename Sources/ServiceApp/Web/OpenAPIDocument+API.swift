@@ -18,7 +18,11 @@ extension OpenAPIDocument {
                 ],
                 "responses": {
                   "200": {
-                    "description": "The user",
+                    "description": "The user: fetched, from the cache while fresh, or — when GitHub fails — a stale copy",
+                    "headers": {
+                      "Cache-Status": { "description": "RFC 9211: where the answer came from (hit, fwd=uri-miss, fwd=stale; detail=stale-if-error for a stale copy)", "schema": { "type": "string" } },
+                      "Age": { "description": "Seconds since the copy was fetched or confirmed (answers from the cache)", "schema": { "type": "integer", "minimum": 0 } }
+                    },
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/User" } } }
                   },
                   "400": { "$ref": "#/components/responses/InvalidLogin" },

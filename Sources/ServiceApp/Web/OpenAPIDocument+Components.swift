@@ -32,7 +32,8 @@ extension OpenAPIDocument {
                     "type": "string",
                     "enum": ["invalid_login", "not_found", "rate_limited", "upstream_unavailable",
                              "upstream_timeout", "method_not_allowed", "bad_request", "request_timeout",
-                             "upgrade_required", "shutting_down"]
+                             "upgrade_required", "shutting_down", "client_rate_limited",
+                             "too_many_sessions", "origin_not_allowed"]
                   },
                   "message": { "type": "string" }
                 }
@@ -58,12 +59,25 @@ extension OpenAPIDocument {
                              "example": { "error": "not_found" } } }
               },
               "RateLimited": {
-                "description": "GitHub's rate limit is exhausted",
+                "description": "GitHub's rate limit is exhausted (rate_limited), or this client's own lookups per minute (client_rate_limited)",
                 "headers": {
                   "Retry-After": { "description": "Seconds until the limit resets", "schema": { "type": "integer", "minimum": 0 } }
                 },
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" },
                              "example": { "error": "rate_limited" } } }
+              },
+              "TooManySessions": {
+                "description": "This client already has limits.sessionsPerClient WebSocket sessions open",
+                "headers": {
+                  "Retry-After": { "description": "Seconds to wait", "schema": { "type": "integer", "minimum": 0 } }
+                },
+                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" },
+                             "example": { "error": "too_many_sessions" } } }
+              },
+              "OriginNotAllowed": {
+                "description": "The Origin is neither the service's own nor in allowedOrigins",
+                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" },
+                             "example": { "error": "origin_not_allowed" } } }
               },
               "UpstreamUnavailable": {
                 "description": "GitHub could not be reached or failed, after retries",

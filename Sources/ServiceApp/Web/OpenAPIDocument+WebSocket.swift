@@ -16,7 +16,9 @@ extension OpenAPIDocument {
                 "responses": {
                   "101": { "$ref": "#/components/responses/SwitchingProtocols" },
                   "400": { "$ref": "#/components/responses/BadHandshake" },
+                  "403": { "$ref": "#/components/responses/OriginNotAllowed" },
                   "426": { "$ref": "#/components/responses/UpgradeRequired" },
+                  "429": { "$ref": "#/components/responses/TooManySessions" },
                   "503": { "$ref": "#/components/responses/ShuttingDown" }
                 }
               }
@@ -36,7 +38,9 @@ extension OpenAPIDocument {
                 "responses": {
                   "101": { "$ref": "#/components/responses/SwitchingProtocols" },
                   "400": { "$ref": "#/components/responses/BadHandshake" },
+                  "403": { "$ref": "#/components/responses/OriginNotAllowed" },
                   "426": { "$ref": "#/components/responses/UpgradeRequired" },
+                  "429": { "$ref": "#/components/responses/TooManySessions" },
                   "503": { "$ref": "#/components/responses/ShuttingDown" }
                 }
               }
@@ -56,7 +60,9 @@ extension OpenAPIDocument {
                 "responses": {
                   "101": { "$ref": "#/components/responses/SwitchingProtocols" },
                   "400": { "$ref": "#/components/responses/BadHandshake" },
+                  "403": { "$ref": "#/components/responses/OriginNotAllowed" },
                   "426": { "$ref": "#/components/responses/UpgradeRequired" },
+                  "429": { "$ref": "#/components/responses/TooManySessions" },
                   "503": { "$ref": "#/components/responses/ShuttingDown" }
                 }
               }

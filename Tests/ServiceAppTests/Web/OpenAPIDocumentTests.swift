@@ -95,7 +95,8 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(
             Set(codes),
             ["invalid_login", "not_found", "rate_limited", "upstream_unavailable", "upstream_timeout",
-             "method_not_allowed", "bad_request", "request_timeout", "upgrade_required", "shutting_down"])
+             "method_not_allowed", "bad_request", "request_timeout", "upgrade_required", "shutting_down",
+             "client_rate_limited", "too_many_sessions", "origin_not_allowed"])
         XCTAssertEqual(codes.count, Set(codes).count, "no duplicates")
     }
 
@@ -109,9 +110,10 @@ final class OpenAPIDocumentTests: XCTestCase {
 
     func testWebSocketUpgrades() throws {
         let paths = try object(try document(), ["paths"])
-        for path in ["/ws", "/ws/search", "/ws/form", "/ws/echo"] {
-            XCTAssertEqual(Set(try object(paths, [path, "get", "responses"]).keys), ["101", "400", "426", "503"], path)
+        for path in ["/ws", "/ws/search", "/ws/form"] {
+            XCTAssertEqual(Set(try object(paths, [path, "get", "responses"]).keys), ["101", "400", "403", "426", "429", "503"], path)
         }
+        XCTAssertEqual(Set(try object(paths, ["/ws/echo", "get", "responses"]).keys), ["101", "400", "426", "503"], "no fair use on echo")
     }
 
     func testOperationIdsAreUnique() throws {

@@ -22,9 +22,11 @@ final class GithubUserPipeline: @unchecked Sendable {
     private let subscriptions = PipelineSubscriptions()
 
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
+    /// Lookups that go upstream are charged to `quota` (the session's client).
     init(
         client: GithubClient, throttle: DispatchQueue.SchedulerTimeType.Stride,
-        scheduler: AnySchedulerOf<DispatchQueue>, write: @escaping @Sendable (ServerEvent) -> Void
+        scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil,
+        write: @escaping @Sendable (ServerEvent) -> Void
     ) {
         var cancellables = Set<AnyCancellable>()
         activity.publisher
@@ -33,7 +35,7 @@ final class GithubUserPipeline: @unchecked Sendable {
         input
             .throttle(for: throttle, scheduler: scheduler, latest: true)
             .removeDuplicates()
-            .map { [activity] username in client.retrieveGithubUser(username: username, activity: activity) }
+            .map { [activity] username in client.retrieveGithubUser(username: username, activity: activity, quota: quota) }
             .switchToLatest()
             .sink { write(.result($0)) }
             .store(in: &cancellables)

@@ -9,12 +9,12 @@ enum GithubUserSession {
     /// a binary frame closes the session with 1003.
     static func attach(
         _ session: WebSocketSession, client: GithubClient, throttleMs: Int, minLength: Int,
-        scheduler: AnySchedulerOf<DispatchQueue>
+        scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil
     ) {
         let write: @Sendable (ServerEvent) -> Void = { [weak session] event in session?.send(.text(event.json)) }
         write(.hello(throttleMs: throttleMs, minLength: minLength))
         let pipeline = GithubUserPipeline(
-            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, write: write
+            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, quota: quota, write: write
         )
         PipelineSession.feed(session, receive: { pipeline.receive(ClientFrame(text: $0), write: write) }, cancel: pipeline.cancel)
     }

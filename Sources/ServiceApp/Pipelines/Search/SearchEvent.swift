@@ -23,7 +23,8 @@ enum SearchEvent: Equatable {
         case .search(let result):
             data = ServerEvent.encode(Search(
                 type: "search", query: result.query, status: result.status.rawValue, total_count: result.totalCount,
-                items: result.status == .ok ? result.items : [], stale: result.stale ? true : nil
+                items: result.status == .ok ? result.items : [], stale: result.stale ? true : nil,
+                scope: result.limitedByClient ? "client" : nil
             ))
         case .error(let code, let message):
             return ServerEvent.error(code: code, message: message).json
@@ -43,5 +44,7 @@ enum SearchEvent: Equatable {
         let type: String, query: String, status: String, total_count: Int, items: [GithubSearchItem]
         /// Present (true) only for a cached copy served because GitHub failed.
         let stale: Bool?
+        /// `"client"` when `rate_limited` by this client's own allowance (fair use).
+        let scope: String?
     }
 }

@@ -33,7 +33,7 @@ final class SearchPipeline: @unchecked Sendable {
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
     init(
         client: GithubClient, settings: Settings, scheduler: AnySchedulerOf<DispatchQueue>,
-        write: @escaping @Sendable (SearchEvent) -> Void
+        quota: (any UpstreamQuota)? = nil, write: @escaping @Sendable (SearchEvent) -> Void
     ) {
         var cancellables = Set<AnyCancellable>()
         activity.publisher
@@ -49,7 +49,7 @@ final class SearchPipeline: @unchecked Sendable {
             .delay(for: .milliseconds(settings.refreshDelayMs), scheduler: scheduler)
             .handleEvents(receiveOutput: { _ in write(.refreshing(active: false)) })
         typed.merge(with: refreshed)
-            .map { [activity] query in client.search(query: query, perPage: settings.perPage, activity: activity) }
+            .map { [activity] query in client.search(query: query, perPage: settings.perPage, activity: activity, quota: quota) }
             .switchToLatest()
             .sink { write(.search($0)) }
             .store(in: &cancellables)

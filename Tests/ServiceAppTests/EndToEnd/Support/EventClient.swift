@@ -12,8 +12,11 @@ final class EventClient {
     private(set) var hello: WireEvent?
     private var barriers = 0
 
-    init(port: UInt16, path: String = "/ws", timeout: TimeInterval = 10) throws {
-        socket = try TestWebSocketClient(port: port, path: path, timeout: timeout)
+    init(
+        port: UInt16, path: String = "/ws", extra: String = "", host: String = "127.0.0.1", source: String? = nil,
+        timeout: TimeInterval = 10
+    ) throws {
+        socket = try TestWebSocketClient(port: port, path: path, extra: extra, host: host, source: source, timeout: timeout)
         hello = try next(timeout: timeout)
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Per-client fair-use state: open WebSocket sessions (at most `sessionsPerClient`) and a token
+/// bucket of upstream lookups (`lookupsPerMinute`, refilled continuously).
+///
+/// Bounded memory: a client with no open session and a full bucket carries no state and is
+/// dropped by the next sweep (every `idleSeconds`, or whenever the table reaches `maxClients`).
+/// At the cap, the clients without open sessions that were seen least recently are forgotten
+/// until the table is at 90 % of the cap: such a client comes back with a full bucket — no
+/// more than a new address would get. Clients with open sessions are never forgotten (their
+/// count must come down when their sessions close); there are at most `maxConnections` of them.
+final class ClientLimiter: @unchecked Sendable {
+    // Sendable: `entries` and `lastSweep` are guarded by `lock`.
+
+    struct Settings: Sendable, Equatable {
+        var sessionsPerClient = 16
+        var lookupsPerMinute = 60
+        var maxClients = 100_000
+        var idleSeconds: Double = 600
+    }
+
+    /// A refusal: retry after `seconds`; `firstInWindow` is true the first time this client was
+    /// refused since `idleSeconds` (so the caller logs it once per window).
+    struct Refusal: Equatable, Sendable {
+        var seconds: Int
+        var firstInWindow: Bool
+    }
+
+    private struct Entry {
+        var sessions = 0
+        var bucket: TokenBucket
+        var lastSeen: Double
+        var warnedAt: Double?
+    }
+
+    /// How long a refused session is told to wait.
+    static let sessionRetryAfterSeconds = 10
+
+    let settings: Settings
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var lastSweep: Double
+    private let now: @Sendable () -> Double
+
+    /// - Parameter now: seconds on a monotonic clock (a virtual one in tests).
+    init(settings: Settings, now: @escaping @Sendable () -> Double = ClientLimiter.monotonicSeconds) {
+        self.settings = settings
+        self.now = now
+        lastSweep = now()
+    }
+
+    /// Counts a new session of `client`, or refuses it when the client has `sessionsPerClient` open.
+    func openSession(_ client: String) -> Refusal? {
+        let now = now()
+        return lock.withLock {
+            var entry = entryLocked(client, now: now)
+            defer { entries[client] = entry }
+            guard entry.sessions < settings.sessionsPerClient else {
+                return Refusal(seconds: Self.sessionRetryAfterSeconds, firstInWindow: warn(&entry, now: now))
+            }
+            entry.sessions += 1
+            return nil
+        }
+    }
+
+    /// A session of `client` closed.
+    func closeSession(_ client: String) {
+        let now = now()
+        lock.withLock {
+            guard var entry = entries[client] else { return }
+            entry.sessions = max(0, entry.sessions - 1)
+            entry.lastSeen = now
+            entries[client] = entry
+        }
+    }
+
+    /// Takes one upstream lookup from `client`'s bucket, or refuses it.
+    func spendLookup(_ client: String) -> Refusal? {
+        let now = now()
+        return lock.withLock {
+            var entry = entryLocked(client, now: now)
+            defer { entries[client] = entry }
+            guard let wait = entry.bucket.spend(now: now) else { return nil }
+            return Refusal(seconds: wait, firstInWindow: warn(&entry, now: now))
+        }
+    }
+
+    /// Clients remembered now.
+    var count: Int { lock.withLock { entries.count } }
+
+    /// Open sessions of `client`.
+    func sessions(of client: String) -> Int { lock.withLock { entries[client]?.sessions ?? 0 } }
+
+    // MARK: Under the lock
+
+    private func entryLocked(_ client: String, now: Double) -> Entry {
+        if var entry = entries[client] {
+            entry.lastSeen = now
+            return entry
+        }
+        if entries.count >= settings.maxClients || now - lastSweep >= settings.idleSeconds { sweepLocked(now: now) }
+        let bucket = TokenBucket(capacity: settings.lookupsPerMinute, refillPerSecond: Double(settings.lookupsPerMinute) / 60, now: now)
+        return Entry(bucket: bucket, lastSeen: now)
+    }
+
+    private func warn(_ entry: inout Entry, now: Double) -> Bool {
+        if let warnedAt = entry.warnedAt, now - warnedAt < 60 { return false }
+        entry.warnedAt = now
+        return true
+    }
+
+    /// Drops clients that carry no state (no session, full bucket) or were idle `idleSeconds`;
+    /// then, if the table is still at the cap, the least recently seen without open sessions.
+    private func sweepLocked(now: Double) {
+        lastSweep = now
+        entries = entries.filter { _, entry in
+            entry.sessions > 0 || (!entry.bucket.isFull(now: now) && now - entry.lastSeen < settings.idleSeconds)
+        }
+        let target = settings.maxClients * 9 / 10
+        guard entries.count >= settings.maxClients else { return }
+        let forgettable = entries.filter { $0.value.sessions == 0 }.sorted { $0.value.lastSeen < $1.value.lastSeen }
+        for (client, _) in forgettable.prefix(max(0, entries.count - target)) { entries[client] = nil }
+    }
+
+    static let monotonicSeconds: @Sendable () -> Double = {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+}

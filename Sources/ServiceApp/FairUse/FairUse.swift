@@ -1,0 +1,71 @@
+import GithubProxy
+import HTTPServer
+import Logging
+import Metrics
+
+/// The "Fair use" rules of the contract: who a client is (`ClientAddressResolver`), which origins
+/// may open WebSockets (`OriginPolicy`), and how many sessions and upstream lookups each client
+/// may have (`ClientLimiter`). Refusals are counted in `/metrics` and logged once per client
+/// and window, with the address (never a token).
+final class FairUse: Sendable {
+    let resolver: ClientAddressResolver
+    let origins: OriginPolicy
+    let limiter: ClientLimiter
+    private let logger: Logger
+
+    init(resolver: ClientAddressResolver, origins: OriginPolicy, limiter: ClientLimiter, logger: Logger) {
+        self.resolver = resolver
+        self.origins = origins
+        self.limiter = limiter
+        self.logger = logger
+    }
+
+    /// Decides a WebSocket upgrade: 403 for a foreign origin, 429 when the client already has
+    /// `sessionsPerClient` sessions open; an accepted session is counted until it closes.
+    func admitSession(_ request: HTTPRequest) -> UpgradeDecision {
+        guard origins.allows(origin: request.headers["Origin"], host: request.headers["Host"]) else {
+            Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "origin")]).increment()
+            return .refuse(JSONResponse.error(.forbidden, "origin_not_allowed", "this origin may not open WebSockets here"))
+        }
+        let client = resolver.client(of: request)
+        if let refusal = limiter.openSession(client) {
+            Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")]).increment()
+            if refusal.firstInWindow {
+                logger.notice("client reached sessionsPerClient", metadata: [
+                    "client": "\(client)", "limit": "\(limiter.settings.sessionsPerClient)",
+                ])
+            }
+            return .refuse(JSONResponse.error(
+                .tooManyRequests, "too_many_sessions", "at most \(limiter.settings.sessionsPerClient) sessions per client",
+                headers: ["Retry-After": "\(refusal.seconds)"]
+            ))
+        }
+        let limiter = limiter
+        return .accept(onClose: { limiter.closeSession(client) })
+    }
+
+    /// The upstream allowance of the client that sent `request`.
+    func quota(for request: HTTPRequest) -> ClientQuota {
+        ClientQuota(client: resolver.client(of: request), fairUse: self)
+    }
+
+    /// Takes one upstream lookup from `client`'s bucket: nil when allowed, else seconds to wait.
+    func spendLookup(_ client: String) -> Int? {
+        guard let refusal = limiter.spendLookup(client) else { return nil }
+        Counter(label: "fair_use_throttled_lookups_total", dimensions: [("scope", "client")]).increment()
+        if refusal.firstInWindow {
+            logger.notice("client reached lookupsPerClientPerMinute", metadata: [
+                "client": "\(client)", "limit": "\(limiter.settings.lookupsPerMinute)",
+            ])
+        }
+        return refusal.seconds
+    }
+}
+
+/// One client's upstream allowance, handed to the GitHub client with each lookup.
+struct ClientQuota: UpstreamQuota {
+    let client: String
+    let fairUse: FairUse
+
+    func spend() -> Int? { fairUse.spendLookup(client) }
+}
