@@ -28,7 +28,9 @@ final class FairUse: Sendable {
             return .refuse(JSONResponse.error(.forbidden, "origin_not_allowed", "this origin may not open WebSockets here"))
         }
         let client = resolver.client(of: request)
-        if let refusal = limiter.openSession(client) {
+        let refusal = limiter.openSession(client)
+        Gauge(label: "fair_use_tracked_clients").record(limiter.count)
+        if let refusal {
             Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")]).increment()
             if refusal.firstInWindow {
                 logger.notice("client reached sessionsPerClient", metadata: [
@@ -51,7 +53,9 @@ final class FairUse: Sendable {
 
     /// Takes one upstream lookup from `client`'s bucket: nil when allowed, else seconds to wait.
     func spendLookup(_ client: String) -> Int? {
-        guard let refusal = limiter.spendLookup(client) else { return nil }
+        let refusal = limiter.spendLookup(client)
+        Gauge(label: "fair_use_tracked_clients").record(limiter.count)
+        guard let refusal else { return nil }
         Counter(label: "fair_use_throttled_lookups_total", dimensions: [("scope", "client")]).increment()
         if refusal.firstInWindow {
             logger.notice("client reached lookupsPerClientPerMinute", metadata: [
