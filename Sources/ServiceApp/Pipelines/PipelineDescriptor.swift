@@ -63,8 +63,8 @@ extension PipelineDescriptor {
         name: "form", path: "/ws/form", page: "/form",
         stages: ["value1", "value2", "value2_repeat", "validatedValue1", "validatedValue2", "readyToSubmit"],
         messages: (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"])
-    ) { session, _ in
-        FormSession.attach(session)
+    ) { session, context in
+        FormSession.attach(session, scheduler: context.scheduler)
     }
 
     /// An entry of `GET /api/pipelines`.

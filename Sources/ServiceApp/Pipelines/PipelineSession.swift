@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import StreamCore
 
@@ -5,6 +6,12 @@ import StreamCore
 /// socket closes, then the pipeline is cancelled (cancelling any upstream request in flight); a
 /// binary frame closes the session with 1003.
 enum PipelineSession {
+    /// The session's tracer when its upgrade asked for `?trace=1`, else nil.
+    static func tracer(for session: WebSocketSession, scheduler: AnySchedulerOf<DispatchQueue>) -> PipelineTracer? {
+        guard PipelineTracer.isRequested(by: session.request) else { return nil }
+        return PipelineTracer(scheduler: scheduler) { [weak session] text in session?.send(.text(text)) }
+    }
+
     static func feed(
         _ session: WebSocketSession, receive: @escaping (String) -> Void, cancel: @escaping () -> Void
     ) {

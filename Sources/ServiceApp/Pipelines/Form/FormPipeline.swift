@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import StreamCore
 
@@ -26,13 +27,16 @@ final class FormPipeline: @unchecked Sendable {
     private var ready: (value1: String, value2: String)?
     private let subscriptions = PipelineSubscriptions()
 
-    /// Builds the pipeline; `write` receives the start state at once, then each change.
-    init(write: @escaping @Sendable (FormEvent) -> Void) {
+    /// Builds the pipeline; `write` receives the start state at once, then each change. With
+    /// `tracing` (`?trace=1`), every stage reports its events, stamped on that scheduler.
+    init(tracing: (tracer: PipelineTracer, scheduler: AnySchedulerOf<DispatchQueue>)? = nil, write: @escaping @Sendable (FormEvent) -> Void) {
         var cancellables = Set<AnyCancellable>()
-        let validatedValue1 = value1.map { $0.count >= 3 ? $0 : nil }
-        let validatedValue2 = value2.combineLatest(value2Repeat).map { value, repeated in
-            value == repeated && value.count >= 5 ? value : nil
-        }
+        // The validation events and readyToSubmit each subscribe to the validated values; only
+        // readyToSubmit's path is traced, so each stage's events appear once in a trace.
+        let untraced = (tracer: PipelineTracer?.none, scheduler: tracing?.scheduler ?? DispatchQueue.global().eraseToAnyScheduler())
+        let traced = (tracer: tracing?.tracer, scheduler: untraced.scheduler)
+        let validatedValue1 = validated1(untraced)
+        let validatedValue2 = validated2(untraced)
         validatedValue1
             .map { $0 != nil }
             .removeDuplicates()
@@ -43,17 +47,37 @@ final class FormPipeline: @unchecked Sendable {
             .removeDuplicates()
             .sink { write(.validation(field: "value2", valid: $0, message: $0 ? "" : Self.value2Message)) }
             .store(in: &cancellables)
-        validatedValue2.combineLatest(validatedValue1)
+        validated2(traced).combineLatest(validated1(traced))
             .map { value2, value1 -> (value1: String, value2: String)? in
                 guard let value1, let value2 else { return nil }
                 return (value1, value2)
             }
+            .traced("readyToSubmit", traced.tracer, on: traced.scheduler, describe: { $0 != nil })
             .handleEvents(receiveOutput: { [weak self] values in self?.setReady(values) })
             .map { $0 != nil }
             .removeDuplicates()
             .sink { write(.submit(allowed: $0)) }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
+    }
+
+    private typealias Tracing = (tracer: PipelineTracer?, scheduler: AnySchedulerOf<DispatchQueue>)
+
+    /// `value1 ─▶ map { count ≥ 3 ? value1 : nil }`.
+    private func validated1(_ tracing: Tracing) -> AnyPublisher<String?, Never> {
+        value1.traced("value1", tracing.tracer, on: tracing.scheduler)
+            .map { $0.count >= 3 ? $0 : nil }
+            .traced("validatedValue1", tracing.tracer, on: tracing.scheduler, describe: { $0 })
+            .eraseToAnyPublisher()
+    }
+
+    /// `combineLatest(value2, value2_repeat) ─▶ map { equal and count ≥ 5 ? value2 : nil }`.
+    private func validated2(_ tracing: Tracing) -> AnyPublisher<String?, Never> {
+        value2.traced("value2", tracing.tracer, on: tracing.scheduler)
+            .combineLatest(value2Repeat.traced("value2_repeat", tracing.tracer, on: tracing.scheduler))
+            .map { value, repeated in value == repeated && value.count >= 5 ? value : nil }
+            .traced("validatedValue2", tracing.tracer, on: tracing.scheduler, describe: { $0 })
+            .eraseToAnyPublisher()
     }
 
     private func setReady(_ values: (value1: String, value2: String)?) { lock.withLock { ready = values } }

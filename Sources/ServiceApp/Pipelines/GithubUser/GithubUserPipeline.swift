@@ -22,10 +22,11 @@ final class GithubUserPipeline: @unchecked Sendable {
     private let subscriptions = PipelineSubscriptions()
 
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
-    /// Lookups that go upstream are charged to `quota` (the session's client).
+    /// Lookups that go upstream are charged to `quota` (the session's client); with `tracer`,
+    /// every stage reports its events (`?trace=1`).
     init(
         client: GithubClient, throttle: DispatchQueue.SchedulerTimeType.Stride,
-        scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil,
+        scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil, tracer: PipelineTracer? = nil,
         write: @escaping @Sendable (ServerEvent) -> Void
     ) {
         var cancellables = Set<AnyCancellable>()
@@ -33,13 +34,25 @@ final class GithubUserPipeline: @unchecked Sendable {
             .sink { write(.activity(active: $0)) }
             .store(in: &cancellables)
         input
+            .traced("input", tracer, on: scheduler)
             .throttle(for: throttle, scheduler: scheduler, latest: true)
+            .traced("throttle", tracer, on: scheduler)
             .removeDuplicates()
-            .map { [activity] username in client.retrieveGithubUser(username: username, activity: activity, quota: quota) }
+            .traced("removeDuplicates", tracer, on: scheduler)
+            .map { [activity] username in
+                client.retrieveGithubUser(username: username, activity: activity, quota: quota)
+                    .traced("lookup", tracer, on: scheduler, describe: Self.traceValue)
+            }
             .switchToLatest()
+            .traced("switchToLatest", tracer, on: scheduler, describe: Self.traceValue)
             .sink { write(.result($0)) }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
+    }
+
+    /// A lookup result in a trace: its query and status.
+    @Sendable static func traceValue(_ result: LookupResult) -> Any? {
+        ["query": result.query, "status": result.status.rawValue]
     }
 
     /// Feeds one client frame: a value goes into the pipeline; an unreadable frame is answered

@@ -11,10 +11,11 @@ enum GithubUserSession {
         _ session: WebSocketSession, client: GithubClient, throttleMs: Int, minLength: Int,
         scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil
     ) {
+        let tracer = PipelineSession.tracer(for: session, scheduler: scheduler)
         let write: @Sendable (ServerEvent) -> Void = { [weak session] event in session?.send(.text(event.json)) }
         write(.hello(throttleMs: throttleMs, minLength: minLength))
         let pipeline = GithubUserPipeline(
-            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, quota: quota, write: write
+            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, quota: quota, tracer: tracer, write: write
         )
         PipelineSession.feed(session, receive: { pipeline.receive(ClientFrame(text: $0), write: write) }, cancel: pipeline.cancel)
     }

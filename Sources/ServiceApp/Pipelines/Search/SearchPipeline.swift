@@ -33,7 +33,7 @@ final class SearchPipeline: @unchecked Sendable {
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
     init(
         client: GithubClient, settings: Settings, scheduler: AnySchedulerOf<DispatchQueue>,
-        quota: (any UpstreamQuota)? = nil, write: @escaping @Sendable (SearchEvent) -> Void
+        quota: (any UpstreamQuota)? = nil, tracer: PipelineTracer? = nil, write: @escaping @Sendable (SearchEvent) -> Void
     ) {
         var cancellables = Set<AnyCancellable>()
         activity.publisher
@@ -41,19 +41,35 @@ final class SearchPipeline: @unchecked Sendable {
             .store(in: &cancellables)
         let searchStream = text.prepend("")
         let typed = searchStream
+            .traced("input", tracer, on: scheduler)
             .debounce(for: .milliseconds(settings.debounceMs), scheduler: scheduler)
+            .traced("debounce", tracer, on: scheduler)
             .removeDuplicates()
+            .traced("removeDuplicates", tracer, on: scheduler)
         let refreshed = refresh
+            .traced("refresh", tracer, on: scheduler, describe: { _ in "refresh" })
             .withLatestFrom(searchStream)
             .map { _, latest in latest }
+            .traced("withLatestFrom", tracer, on: scheduler)
             .delay(for: .milliseconds(settings.refreshDelayMs), scheduler: scheduler)
+            .traced("delay", tracer, on: scheduler)
             .handleEvents(receiveOutput: { _ in write(.refreshing(active: false)) })
         typed.merge(with: refreshed)
-            .map { [activity] query in client.search(query: query, perPage: settings.perPage, activity: activity, quota: quota) }
+            .traced("merge", tracer, on: scheduler)
+            .map { [activity] query in
+                client.search(query: query, perPage: settings.perPage, activity: activity, quota: quota)
+                    .traced("search", tracer, on: scheduler, describe: Self.traceValue)
+            }
             .switchToLatest()
+            .traced("switchToLatest", tracer, on: scheduler, describe: Self.traceValue)
             .sink { write(.search($0)) }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
+    }
+
+    /// A search result in a trace: its query, status and count.
+    @Sendable static func traceValue(_ result: SearchResult) -> Any? {
+        ["query": result.query, "status": result.status.rawValue, "total_count": result.totalCount]
     }
 
     /// Feeds one client frame: text goes into the pipeline, a refresh starts the indicator and

@@ -10,9 +10,10 @@ enum SearchSession {
         _ session: WebSocketSession, client: GithubClient, settings: SearchPipeline.Settings,
         scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil
     ) {
+        let tracer = PipelineSession.tracer(for: session, scheduler: scheduler)
         let write: @Sendable (SearchEvent) -> Void = { [weak session] event in session?.send(.text(event.json)) }
         write(.hello(debounceMs: settings.debounceMs, refreshDelayMs: settings.refreshDelayMs))
-        let pipeline = SearchPipeline(client: client, settings: settings, scheduler: scheduler, quota: quota, write: write)
+        let pipeline = SearchPipeline(client: client, settings: settings, scheduler: scheduler, quota: quota, tracer: tracer, write: write)
         PipelineSession.feed(session, receive: { pipeline.receive(SearchFrame(text: $0), write: write) }, cancel: pipeline.cancel)
     }
 }

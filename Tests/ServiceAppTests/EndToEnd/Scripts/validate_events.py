@@ -48,6 +48,19 @@ for bad in ({"type": "result", "query": "x", "status": "bogus", "users": []},
         pass
 
 
+def check(address, text, event, schemas):
+    """Validates `event` against the channel's messages of its type."""
+    candidates = schemas.get(event["type"], [])
+    errors = []
+    for schema in candidates:
+        try:
+            jsonschema.validate(event, schema)
+            return
+        except jsonschema.ValidationError as error:
+            errors.append(error.message)
+    failures.append(f"{address}: {text}: {errors or 'no message of this type on the channel'}")
+
+
 def session(address, frames, expected_types):
     schemas = receive_schemas(address)
     ws = websocket.create_connection(f"ws://{BASE}{address}", timeout=5)
@@ -64,17 +77,7 @@ def session(address, frames, expected_types):
                 break
             event = json.loads(text)
             seen.append(event["type"])
-            candidates = schemas.get(event["type"], [])
-            errors = []
-            for schema in candidates:
-                try:
-                    jsonschema.validate(event, schema)
-                    errors = []
-                    break
-                except jsonschema.ValidationError as error:
-                    errors.append(error.message)
-            if not candidates or errors:
-                failures.append(f"{address}: {text}: {errors or 'no message of this type on the channel'}")
+            check(address, text, event, schemas)
     ws.close()
     missing = set(expected_types) - set(seen)
     if missing:
@@ -90,6 +93,52 @@ session("/ws/form", ['{"type":"submit"}', '{"type":"field","name":"value1","valu
                      '{"type":"field","name":"value2","value":"secret"}',
                      '{"type":"field","name":"value2_repeat","value":"secret"}', '{"type":"submit"}', "{oops"],
         ["hello", "validation", "submit", "submitted", "error"])
+
+# The same sessions with ?trace=1: trace events too, at the catalog's stages, t non-decreasing.
+catalog = {entry["path"]: entry["stages"] for entry in json.loads(
+    urllib.request.urlopen(f"http://{BASE}/api/pipelines", timeout=5).read())}
+
+
+def traced_session(address, frames, expected_types):
+    ws_address = address + "?trace=1"
+    seen_stages = set()
+    last_t = -1.0
+    schemas = receive_schemas(address)
+    ws = websocket.create_connection(f"ws://{BASE}{ws_address}", timeout=5)
+    types = []
+    for frame in [None] + frames:
+        if frame is not None:
+            ws.send(frame)
+        ws.settimeout(0.8)
+        while True:
+            try:
+                text = ws.recv()
+            except websocket.WebSocketTimeoutException:
+                break
+            event = json.loads(text)
+            types.append(event["type"])
+            check(ws_address, text, event, schemas)
+            if event["type"] == "trace":
+                if event["stage"] not in catalog[address]:
+                    failures.append(f"{ws_address}: stage {event['stage']} is not in the catalog {catalog[address]}")
+                if event["t"] < last_t:
+                    failures.append(f"{ws_address}: t went down: {last_t} then {text}")
+                last_t = event["t"]
+                seen_stages.add(event["stage"])
+    ws.close()
+    if "trace" not in types:
+        failures.append(f"{ws_address}: no trace events")
+    missing = set(expected_types) - set(types)
+    if missing:
+        failures.append(f"{ws_address}: never received {sorted(missing)}")
+    return seen_stages
+
+
+stages = traced_session("/ws", ["h", "heckj"], ["hello", "result", "trace"])
+if set(stages) != set(catalog["/ws"]):
+    failures.append(f"/ws?trace=1: stages seen {sorted(stages)}, catalog {catalog['/ws']}")
+traced_session("/ws/search", ['{"type":"input","value":"heck"}', '{"type":"refresh"}'], ["hello", "search", "trace"])
+traced_session("/ws/form", ['{"type":"field","name":"value1","value":"abc"}'], ["hello", "validation", "trace"])
 
 if failures:
     print("\n".join(failures))
