@@ -14,6 +14,29 @@ enum StreamCoreCases {
         return sum
     }
 
+    /// `subjectChain` with a trace stage, tracing off (nil tracer), after the subject and after
+    /// every operator: what instrumenting every stage costs when no one listens.
+    static func subjectChainTracedOff(values: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        let scheduler = ImmediateScheduler.shared
+        let off: ((String, TraceEvent<Int, Never>, ImmediateScheduler.SchedulerTimeType) -> Void)? = nil
+        var sum = 0
+        let mapped = subject
+            .trace("input", on: scheduler, to: off)
+            .map { (value: Int) -> Int in value / 2 }
+            .trace("map", on: scheduler, to: off)
+        let filtered = mapped
+            .filter { (value: Int) -> Bool in value % 3 != 0 }
+            .trace("filter", on: scheduler, to: off)
+        let cancellable = filtered
+            .removeDuplicates()
+            .trace("removeDuplicates", on: scheduler, to: off)
+            .sink { sum &+= $0 }
+        for value in 0..<values { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
     static func subscribeCancel(times: Int) -> Int {
         var sum = 0
         for value in 0..<times {

@@ -39,6 +39,23 @@ for benchmark in cases {
     )
 }
 
+// Tracing off: the chain with a disabled trace stage after every step, against the plain chain
+// (goal: within 5 %). Interleaved runs, so drift on a shared machine hits both alike.
+var plainRuns: [Double] = [], tracedRuns: [Double] = []
+for _ in 0..<5 {
+    let plain = measure(runs: 1, operations: chainValues) { StreamCoreCases.subjectChain(values: chainValues) }
+    let traced = measure(runs: 1, operations: chainValues) { StreamCoreCases.subjectChainTracedOff(values: chainValues) }
+    precondition(plain.checksum == traced.checksum, "tracing changed the result")
+    plainRuns.append(plain.nsPerOp)
+    tracedRuns.append(traced.nsPerOp)
+}
+let plainBest = plainRuns.min() ?? 0, tracedBest = tracedRuns.min() ?? 0
+print("")
+print("| StreamCore chain, 10M Ints | best of 5 | overhead |")
+print("|---|---:|---:|")
+print("| PassthroughSubject → map → filter → removeDuplicates → sink | \(format(plainBest)) ns/value | |")
+print("| the same, `trace(_:on:to: nil)` after every stage | \(format(tracedBest)) ns/value | \(format((tracedBest / plainBest - 1) * 100)) % |")
+
 func format(_ value: Double) -> String {
     let scaled = (value * 10).rounded() / 10
     return String(describing: scaled)

@@ -23,7 +23,7 @@ extension BrowserPage {
           };
 
           function socketURL() {
-            return (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws";
+            return (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws" + marbles.suffix;
           }
 
           function isHTTPS(url) { return typeof url === "string" && /^https:\/\//.test(url); }
@@ -99,6 +99,7 @@ extension BrowserPage {
                   pipeline.textContent = "throttle(" + event.throttleMs + " ms) → removeDuplicates → lookup → switchToLatest";
                 }
                 break;
+              case "trace": marbles.add(event); break;
               case "activity": setActive(event.active === true); break;
               case "result": showResult(event); break;
               case "error": setStatus("error", "server: " + (event.message || event.code || "error")); break;

@@ -31,6 +31,7 @@ enum BrowserPage {
         <title>GitHub user lookup</title>
         <style>/*<![CDATA[*/
         \(style)
+        \(MarbleDiagram.style)
         /*]]>*/</style>
         </head>
 
@@ -61,9 +62,11 @@ enum BrowserPage {
           </section>
           <p id="status" class="status" role="status" aria-live="polite">type a username</p>
           <footer id="pipeline" class="pipeline">throttle → removeDuplicates → lookup → switchToLatest</footer>
+        \(MarbleDiagram.markup(stages: PipelineDescriptor.githubUser.stages))
           <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
         <script>//<![CDATA[
+        \(MarbleDiagram.script)
         \(script)
         //]]></script>
         </body>

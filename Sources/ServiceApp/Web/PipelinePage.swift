@@ -3,9 +3,10 @@
 /// one reconnecting WebSocket script (`PipelinePage.socketScript`) that each page's own script
 /// drives. XHTML-compatible like `BrowserPage`, so tests can parse them with `XMLParser`.
 enum PipelinePage {
-    /// A whole page: `title`, the card's `content` markup, and the page's `script`, which calls
+    /// A whole page: `title`, the card's `content` markup, the pipeline's `stages` (the lanes of
+    /// its marble diagram, `MarbleDiagram`), and the page's `script`, which calls
     /// `pipelineSocket(path, onEvent, onOpen)` (see `socketScript`).
-    static func html(title: String, content: String, script: String) -> String {
+    static func html(title: String, stages: [String], content: String, script: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en" xmlns="http://www.w3.org/1999/xhtml">
@@ -18,6 +19,7 @@ enum PipelinePage {
         <style>/*<![CDATA[*/
         \(BrowserPage.style)
         \(extraStyle)
+        \(MarbleDiagram.style)
         /*]]>*/</style>
         </head>
         <body>
@@ -27,9 +29,11 @@ enum PipelinePage {
             <p id="connection" class="connection" role="status" aria-live="polite" data-state="connecting">connecting…</p>
           </header>
         \(content)
+        \(MarbleDiagram.markup(stages: stages))
           <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
         <script>//<![CDATA[
+        \(MarbleDiagram.script)
         \(socketScript)
         \(script)
         //]]></script>
@@ -74,7 +78,7 @@ enum PipelinePage {
             timer = null;
             setConnection("connecting", "connecting…");
             var ws;
-            try { ws = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + path); }
+            try { ws = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + path + marbles.suffix); }
             catch (error) { scheduleReconnect(); return; }
             socket = ws;
             ws.onopen = function () { delay = FIRST_DELAY_MS; setConnection("open", "connected"); onOpen(send); };
@@ -82,6 +86,7 @@ enum PipelinePage {
               if (typeof message.data !== "string") { return; }
               var event;
               try { event = JSON.parse(message.data); } catch (error) { return; }
+              if (event && event.type === "trace") { marbles.add(event); return; }
               onEvent(event);
             };
             ws.onclose = function () { if (socket !== ws) { return; } socket = null; onEvent({ type: "closed" }); scheduleReconnect(); };

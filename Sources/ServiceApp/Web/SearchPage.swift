@@ -1,7 +1,9 @@
 /// `GET /search`: the seed's search bar with pull-to-refresh, on `/ws/search`. Stable ids for
 /// browser tests: `#query`, `#refresh`, `#spinner`, `#refreshing`, `#total`, `#results`, `#status`.
 enum SearchPage {
-    static let html = PipelinePage.html(title: "GitHub user search", content: content, script: script)
+    static let html = PipelinePage.html(
+        title: "GitHub user search", stages: PipelineDescriptor.search.stages, content: content, script: script
+    )
 
     private static let content = """
           <div class="field">

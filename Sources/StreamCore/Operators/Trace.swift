@@ -28,6 +28,7 @@ extension Publishers {
         /// Where events go; nil: tracing is off.
         public let tracer: Tracer?
 
+        @inlinable
         public init(upstream: Upstream, stage: String, scheduler: Context, tracer: Tracer?) {
             self.upstream = upstream
             self.stage = stage
@@ -35,6 +36,9 @@ extension Publishers {
             self.tracer = tracer
         }
 
+        // Inlinable, so that with tracing off the upstream's subscribe is specialized for the
+        // downstream subscriber exactly as it is without this stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             guard let tracer else {
                 upstream.subscribe(subscriber)
@@ -67,6 +71,7 @@ extension Publisher {
     ///     .throttle(for: .milliseconds(500), scheduler: scheduler, latest: true)
     ///     .trace("throttle", on: scheduler, to: tracer)
     /// ```
+    @inlinable
     public func trace<S: Scheduler>(
         _ stage: String, on scheduler: S,
         to tracer: ((_ stage: String, _ event: TraceEvent<Output, Failure>, _ time: S.SchedulerTimeType) -> Void)?
