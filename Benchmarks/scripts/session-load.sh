@@ -13,8 +13,8 @@
 #              MAX_CONCURRENT=N: the service's upstream.maxConcurrentRequests.
 #              The service runs with config/service.json, fair-use limits raised out of the way
 #              (every session comes from 127.0.0.1; the load measures the server, not fair use).
-#              SERVICE_BIN=path runs another ServiceApp binary; LEGACY_CONFIG=1 gives it
-#              config/service.json unchanged (for builds older than the keys written here).
+#              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
+#              config file as it is (e.g. an older build's config/service.json, from git show).
 # Exit status 1 when a run reported failures or the service died.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -75,7 +75,9 @@ stats_url="$(grep -o 'http://[0-9.:]*/__stats' "$tmp/upstream.log" | head -1)"
 require_loopback "$upstream_url"; require_loopback "$stats_url"
 
 service_cmd=("$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --throttle-ms "$THROTTLE_MS")
-if [ "${LEGACY_CONFIG:-0}" != 1 ]; then
+if [ -n "${SERVICE_CONFIG:-}" ]; then
+    service_cmd+=(--config "$SERVICE_CONFIG")
+else
     python3 - "$ROOT_DIR/config/service.json" "$MAX_CONCURRENT" >"$tmp/service.json" <<'PY'
 import json, sys
 config = json.load(open(sys.argv[1]))

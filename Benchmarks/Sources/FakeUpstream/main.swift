@@ -29,14 +29,14 @@ let statsPort = option("--stats-port", default: 0)
 let delay = option("--delay-ms", default: 50)
 let loops = option("--loops", default: 2)
 
-let fake = FakeGithub(port: UInt16(clamping: port), logCapacity: 0, loopCount: loops)
-// --logins-file PATH: only these logins (one per line) exist, every other is a 404; else every
-// valid login is found.
+// --logins-file PATH: only these logins (one per line) exist — not even the test fixtures — and
+// every other is a 404; else every valid login is found.
 let loginsFile: String? = {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: "--logins-file"), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
 }()
+let fake = FakeGithub(port: UInt16(clamping: port), users: loginsFile == nil ? FakeGithubUser.fixtures : [], logCapacity: 0, loopCount: loops)
 if let loginsFile {
     guard let text = try? String(contentsOfFile: loginsFile, encoding: .utf8) else {
         FileHandle.standardError.write(Data("FakeUpstream: cannot read \(loginsFile)\n".utf8))
