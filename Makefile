@@ -4,7 +4,7 @@ SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev pkg-config
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings unit-tests conformance schemathesis
+.PHONY: deps run test build-tests check-warnings unit-tests conformance schemathesis image container-test
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -43,3 +43,13 @@ conformance:
 schemathesis:
 	@command -v schemathesis >/dev/null || { echo "schemathesis not found: pip install schemathesis"; exit 1; }
 	@./scripts/schemathesis.sh
+
+# The container image serviceapp:latest from the Dockerfile: Docker when an engine answers, else
+# buildah (local base images via debootstrap when no registry can be reached). docs/container.md.
+image:
+	@./scripts/container-image.sh
+
+# Runs the image and checks it: uid 10001, read-only outside /tmp, /healthz, /, a /ws lookup
+# against FakeGithubServer, the image's HEALTHCHECK, SIGTERM drain, ldd, size.
+container-test: image
+	@./scripts/container-test.sh

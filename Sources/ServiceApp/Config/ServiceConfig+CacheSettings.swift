@@ -4,7 +4,7 @@ extension ServiceConfig {
     /// The upstream answers cache, a private HTTP cache (`"cache"` in the config file).
     struct CacheSettings: Sendable, Equatable {
         /// Entries kept; `0` disables the cache.
-        var capacity = 1000
+        var capacity = 50_000
         /// The longest an answer is served without asking GitHub, whatever its `max-age` says;
         /// `.zero` revalidates every lookup (copies are still kept for `304`s and stale-if-error).
         var ttl: Duration = .seconds(60)

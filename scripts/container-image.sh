@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# `make image`: builds the unchanged Dockerfile into the local image serviceapp:latest.
+#
+# With a Docker engine (`docker info` answers): `docker build`. Without one: buildah, daemonless
+# (`--isolation chroot --network host`, `--format docker` so HEALTHCHECK survives). When the
+# official base images cannot be pulled (no registry), it makes local ones first and says so:
+#   - RUNTIME_IMAGE localhost/serviceapp-base:bookworm — `debootstrap --variant=minbase bookworm`;
+#   - SWIFT_IMAGE   localhost/serviceapp-swift-build:bookworm — that base plus the packages the
+#     official swift:*-bookworm image has, with /opt/swift (this machine's toolchain, bind-mounted
+#     read-only into the build steps) on PATH.
+# Both stay in buildah's storage, so later runs reuse them (REBUILD_BASES=1 remakes them).
+# Swift packages resolve inside the build from the machine's local mirror: /opt/swift-packages and
+# /etc/gitconfig (which maps https://github.com/ to it) are bind-mounted read-only.
+#
+# Environment: IMAGE=serviceapp:latest  SWIFT_TOOLCHAIN=/opt/swift  PACKAGE_MIRROR=/opt/swift-packages
+#              DEBIAN_MIRROR=http://deb.debian.org/debian  REBUILD_BASES=0
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IMAGE="${IMAGE:-serviceapp:latest}"
+SWIFT_TOOLCHAIN="${SWIFT_TOOLCHAIN:-/opt/swift}"
+PACKAGE_MIRROR="${PACKAGE_MIRROR:-/opt/swift-packages}"
+DEBIAN_MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+LOCAL_RUNTIME=localhost/serviceapp-base:bookworm
+LOCAL_SWIFT=localhost/serviceapp-swift-build:bookworm
+log() { printf 'image: %s\n' "$*" >&2; }
+die() { printf 'image: error: %s\n' "$*" >&2; exit 1; }
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+
+if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    log "Docker engine found: docker build -t $IMAGE ."
+    exec docker build -t "$IMAGE" .
+fi
+
+need() {  # command package
+    command -v "$1" >/dev/null 2>&1 && return 0
+    log "installing $2 (no $1)"
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$2" >/dev/null
+    command -v "$1" >/dev/null 2>&1 || die "$1 is missing and $2 could not be installed"
+}
+need buildah buildah
+
+# The Dockerfile's defaults, when a registry answers.
+swift_image="$(sed -n 's/^ARG SWIFT_IMAGE=//p' Dockerfile)"
+runtime_image="$(sed -n 's/^ARG RUNTIME_IMAGE=//p' Dockerfile)"
+build_args=()
+volumes=()
+if timeout 60 buildah pull --quiet "docker.io/library/$runtime_image" >/dev/null 2>&1 \
+   && timeout 600 buildah pull --quiet "docker.io/library/$swift_image" >/dev/null 2>&1; then
+    log "official base images pulled: $swift_image, $runtime_image"
+else
+    log "the official base images cannot be pulled (no registry): using local ones made with debootstrap"
+    have() { [ -n "$(buildah images --quiet "$1" 2>/dev/null)" ]; }
+    if [ "${REBUILD_BASES:-0}" = 1 ] || ! have "$LOCAL_RUNTIME"; then
+        need debootstrap debootstrap
+        rootfs="$(mktemp -d /var/tmp/serviceapp-rootfs.XXXXXX)"
+        trap '$SUDO rm -rf "$rootfs"' EXIT
+        log "debootstrap --variant=minbase bookworm (a few minutes, once)"
+        $SUDO debootstrap --variant=minbase bookworm "$rootfs" "$DEBIAN_MIRROR" >/dev/null
+        $SUDO rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+        container="$(buildah from scratch)"
+        mount="$(buildah mount "$container")"
+        $SUDO cp -a "$rootfs"/. "$mount"/
+        buildah umount "$container" >/dev/null
+        buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd /bin/bash "$container"
+        buildah commit --quiet --format docker "$container" "$LOCAL_RUNTIME" >/dev/null
+        buildah rm "$container" >/dev/null
+        log "made $LOCAL_RUNTIME"
+    else
+        log "reusing $LOCAL_RUNTIME"
+    fi
+    if [ "${REBUILD_BASES:-0}" = 1 ] || ! have "$LOCAL_SWIFT"; then
+        log "making $LOCAL_SWIFT (the official swift image's packages; the toolchain comes from $SWIFT_TOOLCHAIN at build time)"
+        container="$(buildah from "$LOCAL_RUNTIME")"
+        buildah run --isolation chroot --network host "$container" -- sh -c '
+            apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+              binutils git gnupg2 libc6-dev libcurl4-openssl-dev libedit2 libgcc-12-dev libpython3-dev libsqlite3-0 \
+              libstdc++-12-dev libxml2-dev libz3-dev pkg-config tzdata zlib1g-dev ca-certificates >/dev/null \
+            && rm -rf /var/lib/apt/lists/*'
+        buildah config --env PATH=/opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$container"
+        buildah commit --quiet --format docker "$container" "$LOCAL_SWIFT" >/dev/null
+        buildah rm "$container" >/dev/null
+        log "made $LOCAL_SWIFT"
+    else
+        log "reusing $LOCAL_SWIFT"
+    fi
+    [ -x "$SWIFT_TOOLCHAIN/usr/bin/swift" ] || die "no Swift toolchain at $SWIFT_TOOLCHAIN"
+    build_args=(--build-arg "SWIFT_IMAGE=$LOCAL_SWIFT" --build-arg "RUNTIME_IMAGE=$LOCAL_RUNTIME")
+    volumes=(-v "$SWIFT_TOOLCHAIN:/opt/swift:ro")
+    if [ -d "$PACKAGE_MIRROR" ]; then
+        volumes+=(-v "$PACKAGE_MIRROR:$PACKAGE_MIRROR:ro")
+        [ -f /etc/gitconfig ] && volumes+=(-v /etc/gitconfig:/etc/gitconfig:ro)
+        log "Swift packages resolve from the local mirror $PACKAGE_MIRROR"
+    fi
+fi
+
+log "buildah bud -t $IMAGE (release build inside; several minutes on 2 cores)"
+buildah bud --isolation chroot --network host --format docker --layers \
+    "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
+size="$(buildah images --format '{{.Size}}' "$IMAGE" | head -1)"
+log "built $IMAGE ($size)"
