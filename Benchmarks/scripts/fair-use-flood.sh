@@ -3,7 +3,8 @@
 # (127.0.0.1 is listed in trustedProxies), each with a new X-Forwarded-For address and a new
 # login, so every request creates a client entry and spends from its bucket (FakeUpstream
 # answers at once). Records the service's VmRSS and the tracked-client gauge before, after and
-# SETTLE seconds later, for the default cap and for a small one. Loopback only; release builds.
+# SETTLE seconds later, for the default cap and for a small one (the cache is off, so the RSS
+# figure is the client table's). Loopback only; release builds.
 #
 # Usage: scripts/fair-use-flood.sh        Environment: DURATION=40 CONNECTIONS=32 SETTLE=5
 #                                                      CAPS="100000 10000" SKIP_BUILD=1
@@ -66,6 +67,7 @@ config = json.load(open(sys.argv[1]))
 config["trustedProxies"] = ["127.0.0.1"]
 config["limits"]["maxTrackedClients"] = int(sys.argv[2])
 config["logLevel"] = "warning"
+config["cache"]["capacity"] = 0  # every login is new anyway: keep the cache out of the RSS figure
 print(json.dumps(config))
 PY
     (cd "$ROOT_DIR" && exec "$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --config "$tmp/service.json") >"$tmp/service.log" 2>&1 &
