@@ -22,11 +22,19 @@ COPY Package.* ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
+# Installed stripped of its symbol table (a large part of its size); to symbolicate a crash, keep
+# the unstripped binary of the same build.
 RUN swift build -c release --static-swift-stdlib --product ServiceApp \
-    && install -D "$(swift build -c release --show-bin-path)/ServiceApp" /out/ServiceApp
+    && install -D -s "$(swift build -c release --show-bin-path)/ServiceApp" /out/ServiceApp
 
 # ---- run --------------------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}
+# The commit the image was built from (make image passes it); labels per the OCI image spec.
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="ServiceApp" \
+      org.opencontainers.image.description="Combine-style pipelines over WebSockets: the GitHub user lookup, search and sign-up form, with REST" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="${RUNTIME_IMAGE}"
 # libcurl4 and zlib1g for the binary, ca-certificates for TLS to api.github.com, curl for the
 # health check. Same reasoning as above for not pinning versions.
 # hadolint ignore=DL3008

@@ -29,7 +29,7 @@ SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
 if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
     log "Docker engine found: docker build -t $IMAGE ."
-    exec docker build -t "$IMAGE" .
+    exec docker build --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)" -t "$IMAGE" .
 fi
 
 need() {  # command package
@@ -57,7 +57,25 @@ else
         trap '$SUDO rm -rf "$rootfs"' EXIT
         log "debootstrap --variant=minbase bookworm (a few minutes, once)"
         $SUDO debootstrap --variant=minbase bookworm "$rootfs" "$DEBIAN_MIRROR" >/dev/null
-        $SUDO rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+        # What Debian's official slim images do: no apt caches, no docs, man pages or locales.
+        $SUDO tee "$rootfs/etc/apt/apt.conf.d/docker-clean" >/dev/null <<'APT'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+APT
+        $SUDO tee "$rootfs/etc/dpkg/dpkg.cfg.d/docker-slim" >/dev/null <<'DPKG'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/groff/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-exclude /usr/share/lintian/*
+DPKG
+        $SUDO find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
+        $SUDO rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
+            "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/log/*.log
         container="$(buildah from scratch)"
         mount="$(buildah mount "$container")"
         $SUDO cp -a "$rootfs"/. "$mount"/
@@ -75,7 +93,7 @@ else
         buildah run --isolation chroot --network host "$container" -- sh -c '
             apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
               binutils git gnupg2 libc6-dev libcurl4-openssl-dev libedit2 libgcc-12-dev libpython3-dev libsqlite3-0 \
-              libstdc++-12-dev libxml2-dev libz3-dev pkg-config tzdata zlib1g-dev ca-certificates >/dev/null \
+              libstdc++-12-dev libxml2-dev libz3-dev libncurses6 pkg-config tzdata zlib1g-dev ca-certificates >/dev/null \
             && rm -rf /var/lib/apt/lists/*'
         buildah config --env PATH=/opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$container"
         buildah commit --quiet --format docker "$container" "$LOCAL_SWIFT" >/dev/null
@@ -96,6 +114,7 @@ fi
 
 log "buildah bud -t $IMAGE (release build inside; several minutes on 2 cores)"
 buildah bud --isolation chroot --network host --format docker --layers \
+    --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
     "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
 size="$(buildah images --format '{{.Size}}' "$IMAGE" | head -1)"
 log "built $IMAGE ($size)"
