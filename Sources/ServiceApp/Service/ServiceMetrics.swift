@@ -9,11 +9,15 @@ import Prometheus
 /// every later one (tests start several services) shares that registry.
 final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
-    private let cacheHits = Counter(label: "github_cache_hits_total")
-    private let retries = Counter(label: "github_retries_total")
+    private let cacheHits: Metrics.Counter
+    private let retries: Metrics.Counter
 
     init() {
+        // The registry first: it bootstraps swift-metrics, and a counter made before that would
+        // count into the no-op backend.
         registry = ServiceMetrics.shared
+        cacheHits = Counter(label: "github_cache_hits_total")
+        retries = Counter(label: "github_retries_total")
     }
 
     /// The Prometheus text exposition of every metric.
@@ -31,7 +35,10 @@ final class ServiceMetrics: Sendable {
             },
             onRetry: { [retries] _, _ in retries.increment() },
             onCacheHit: { [cacheHits] in cacheHits.increment() },
-            onServedFromCache: { source in
+            // github_cache_hits_total: every answer from the cache (fresh, stale, or confirmed by a
+            // 304); github_cache_served_total{source}: the fresh and stale ones by source.
+            onServedFromCache: { [cacheHits] source in
+                cacheHits.increment()
                 Counter(label: "github_cache_served_total", dimensions: [("source", source.rawValue)]).increment()
             },
             onPause: { resource, kind, seconds in

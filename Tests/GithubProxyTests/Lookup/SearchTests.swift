@@ -71,6 +71,23 @@ final class SearchTests: FakeGithubTestCase {
         XCTAssertEqual(fake.searchQueries.count, 6)
     }
 
+    /// GitHub sends search pages `no-cache`: every search asks again, and a copy is kept only
+    /// for stale-if-error — served, marked stale, when GitHub fails.
+    func testStaleSearchPageWhenGithubFails() throws {
+        let client = makeClient()
+        let fresh = try XCTUnwrap(search("heck", with: client))
+        XCTAssertEqual(fresh.status, .ok)
+        XCTAssertFalse(fresh.stale)
+        fake.scriptSearch(.status(503), .status(503), .status(503))
+        let stale = try XCTUnwrap(search("heck", with: client))
+        XCTAssertEqual(stale.status, .ok)
+        XCTAssertTrue(stale.stale)
+        XCTAssertEqual(stale.items.map(\.login), fresh.items.map(\.login))
+        XCTAssertEqual(fake.searchQueries.count, 4, "one search, then three attempts: no-cache is never served fresh")
+        fake.scriptSearch(.status(503), .status(503), .status(503))
+        XCTAssertEqual(search("hec", with: client)?.status, .unavailable, "nothing cached for this text")
+    }
+
     /// The `search` resource is kept apart from `core`: a spent search quota answers
     /// `rate_limited` without asking again, and user lookups go on.
     func testSpentSearchQuotaNeverBlocksUserLookups() {

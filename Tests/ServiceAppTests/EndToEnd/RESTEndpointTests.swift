@@ -166,6 +166,9 @@ final class RESTEndpointTests: EndToEndTestCase {
         for name in [
             "http_connections_open", "http_connections_total", "websocket_sessions_open", "websocket_messages_total",
             "github_upstream_requests_total", "github_cache_hits_total", "github_upstream_request_duration_seconds",
+            // The lookup waited its turn at the concurrency cap; the REST lookup was a fresh cache hit.
+            "github_upstream_queue_wait_seconds", "github_upstream_queue_length", #"github_cache_served_total{source="fresh"}"#,
+            "fair_use_tracked_clients",
         ] {
             XCTAssertTrue(metrics.text.contains(name), "\(name) missing from /metrics:\n\(metrics.text)")
         }
