@@ -31,4 +31,29 @@ enum OpenCombineCases {
         cancellable.cancel()
         return sum
     }
+
+    /// `throttle(latest: true)` on virtual time: four values per 10 ms window, one emitted each.
+    static func throttle(values: Int) -> Int {
+        let scheduler = OpenCombineVirtualScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.throttle(for: .milliseconds(10), scheduler: scheduler, latest: true).sink { sum &+= $0 }
+        for value in 0..<values {
+            subject.send(value)
+            if value % 4 == 3 { scheduler.advance(by: .milliseconds(10)) }
+        }
+        scheduler.advance(by: .milliseconds(10))
+        cancellable.cancel()
+        return sum
+    }
+
+    /// One subject, 1,000 subscribers, `sends` values.
+    static func fanOut(sends: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellables = (0..<1_000).map { _ in subject.sink { sum &+= $0 } }
+        for value in 0..<sends { subject.send(value) }
+        cancellables.forEach { $0.cancel() }
+        return sum
+    }
 }

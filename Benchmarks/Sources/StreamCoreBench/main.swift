@@ -5,6 +5,8 @@
 let chainValues = 10_000_000
 let subscribeTimes = 1_000_000
 let switchValues = 100_000
+let throttleValues = 1_000_000
+let fanOutSends = 10_000
 
 let cases = [
     Case(
@@ -24,6 +26,18 @@ let cases = [
         unit: "ns/value", operations: switchValues,
         streamCore: { StreamCoreCases.switchToLatest(values: switchValues) },
         openCombine: { OpenCombineCases.switchToLatest(values: switchValues) }
+    ),
+    Case(
+        name: "`throttle(latest: true)` fed by a subject on virtual time (4 values per window), 1M values",
+        unit: "ns/value", operations: throttleValues,
+        streamCore: { StreamCoreCases.throttle(values: throttleValues) },
+        openCombine: { OpenCombineCases.throttle(values: throttleValues) }
+    ),
+    Case(
+        name: "PassthroughSubject with 1,000 subscribers, 10k sends",
+        unit: "ns/send", operations: fanOutSends,
+        streamCore: { StreamCoreCases.fanOut(sends: fanOutSends) },
+        openCombine: { OpenCombineCases.fanOut(sends: fanOutSends) }
     ),
 ]
 

@@ -14,27 +14,31 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // Safe to share: `now`, `sequence` and `queue` are only touched with `lock` held, and actions
     // run with it released.
-    private let lock = Lock()
-    private var currentTime: SchedulerTimeType
-    private var sequence: UInt64 = 0
-    private var queue: [(sequence: UInt64, date: SchedulerTimeType, action: () -> Void)] = []
+    // Inlinable (with the state it touches), so that code using a concrete time type — the
+    // pipelines under test — gets specialized comparisons instead of generic witness calls.
+    @usableFromInline let lock = Lock()
+    @usableFromInline var currentTime: SchedulerTimeType
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline var queue: [(sequence: UInt64, date: SchedulerTimeType, action: () -> Void)] = []
 
     /// Creates a test scheduler whose clock reads `now`.
     public init(now: SchedulerTimeType) { currentTime = now }
 
-    public var now: SchedulerTimeType { lock.withLock { currentTime } }
+    @inlinable public var now: SchedulerTimeType { lock.withLock { currentTime } }
 
-    public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+    @inlinable public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
     /// The number of actions waiting to run.
     public var pendingCount: Int { lock.withLock { queue.count } }
 
     /// Moves the clock forward by `stride`, running every action due by then in time order.
+    @inlinable
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         advance(to: now.advanced(by: stride))
     }
 
     /// Moves the clock to `instant`, running every action due by then in time order.
+    @inlinable
     public func advance(to instant: SchedulerTimeType) {
         while true {
             lock.lock()
@@ -58,10 +62,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         }
     }
 
+    @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         enqueue(at: now, action)
     }
 
+    @inlinable
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -94,8 +100,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         }
     }
 
-    @discardableResult
-    private func enqueue(at date: SchedulerTimeType, _ action: @escaping () -> Void) -> UInt64 {
+    @inlinable @discardableResult
+    func enqueue(at date: SchedulerTimeType, _ action: @escaping () -> Void) -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
         sequence += 1
@@ -103,7 +109,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         return sequence
     }
 
-    private func nextIndex() -> Int? {
+    @inlinable
+    func nextIndex() -> Int? {
         queue.indices.min { (queue[$0].date, queue[$0].sequence) < (queue[$1].date, queue[$1].sequence) }
     }
 
