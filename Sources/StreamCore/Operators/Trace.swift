@@ -36,12 +36,13 @@ extension Publishers {
             self.tracer = tracer
         }
 
-        // Inlinable, so that with tracing off the upstream's subscribe is specialized for the
-        // downstream subscriber exactly as it is without this stage.
+        // Inlinable, and `receive(subscriber:)` rather than `subscribe` (as in `Map`): the
+        // optimiser declines to specialise a `subscribe` reached from another one, so with
+        // tracing off the chain is specialised exactly as it is without this stage.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             guard let tracer else {
-                upstream.subscribe(subscriber)
+                upstream.receive(subscriber: subscriber)
                 return
             }
             let stage = stage
@@ -56,7 +57,7 @@ extension Publishers {
                 receiveCancel: { tracer(stage, TraceEvent.cancel, clock.now) },
                 receiveRequest: nil
             )
-            events.subscribe(subscriber)
+            events.receive(subscriber: subscriber)
         }
     }
 }
