@@ -84,7 +84,7 @@ let package = Package(
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),
-        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub"]),
+        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub", "HTTPTestSupport"]),
         // FakeGithub as a standalone process (`--port`), for scripts/schemathesis.sh.
         .executableTarget(name: "FakeGithubServer", dependencies: ["FakeGithub"]),
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import GithubProxy
 import StreamCore
 import XCTest
@@ -9,7 +10,7 @@ import FoundationNetworking
 final class CurlClientErrorTests: XCTestCase {
     /// Nothing listens on the port: the failure is `cannotConnectToHost`, as URLSession reports.
     func testRefusedConnectionIsCannotConnect() throws {
-        let port = try unusedPort()
+        let port = try unusedLoopbackPort()
         let client = CurlHTTPClient()
         let done = expectation(description: "done")
         let outcome = Outcome()
@@ -35,21 +36,6 @@ final class CurlClientErrorTests: XCTestCase {
         wait(for: [done], timeout: 10)
         XCTAssertEqual(outcome.error?.code, .badURL)
         cancellable.cancel()
-    }
-
-    /// Binds port 0, reads the port the kernel chose, and closes the socket again.
-    private func unusedPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw XCTSkip("cannot bind") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }
 

@@ -264,3 +264,20 @@ public func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Boo
     }
     return condition()
 }
+
+/// A loopback port nothing listens on now: binds port 0, reads the port the kernel chose, and
+/// closes the socket again.
+public func unusedLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestClientError.connectFailed(errno) }
+    defer { Glibc.close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw TestClientError.connectFailed(errno) }
+    return UInt16(bigEndian: address.sin_port)
+}

@@ -18,18 +18,18 @@ public final class TestWebSocketClient {
     }
 
     /// The upgrade request for `path`, with `extra` header lines (each ending in CRLF).
-    public static func upgradeRequest(path: String, key: String, extra: String = "") -> String {
-        "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    public static func upgradeRequest(path: String, key: String, extra: String = "", hostHeader: String = "localhost") -> String {
+        "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extra)\r\n"
     }
 
     /// Connects and upgrades; throws `TestClientError.malformed` unless the answer is 101.
     public init(
         port: UInt16, path: String = "/ws/echo", extra: String = "", host: String = "127.0.0.1", source: String? = nil,
-        timeout: TimeInterval = 5
+        hostHeader: String = "localhost", timeout: TimeInterval = 5
     ) throws {
         http = try TestHTTPClient(host: host, port: port, source: source, timeout: timeout)
-        try http.send(Self.upgradeRequest(path: path, key: Self.makeKey(), extra: extra))
+        try http.send(Self.upgradeRequest(path: path, key: Self.makeKey(), extra: extra, hostHeader: hostHeader))
         handshake = try http.readResponse()
         guard handshake.status == 101 else { throw TestClientError.malformed("status \(handshake.status)") }
         if let agreed = handshake.header("Sec-WebSocket-Extensions"),

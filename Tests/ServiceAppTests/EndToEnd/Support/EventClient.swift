@@ -14,9 +14,11 @@ final class EventClient {
 
     init(
         port: UInt16, path: String = "/ws", extra: String = "", host: String = "127.0.0.1", source: String? = nil,
-        timeout: TimeInterval = 10
+        hostHeader: String = "localhost", timeout: TimeInterval = 10
     ) throws {
-        socket = try TestWebSocketClient(port: port, path: path, extra: extra, host: host, source: source, timeout: timeout)
+        socket = try TestWebSocketClient(
+            port: port, path: path, extra: extra, host: host, source: source, hostHeader: hostHeader, timeout: timeout
+        )
         hello = try next(timeout: timeout)
     }
 
