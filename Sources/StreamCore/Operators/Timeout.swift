@@ -97,9 +97,12 @@ extension Publishers.Timeout {
             return .none
         }
 
+        /// Delivers a value the upstream sent before anything ended the link. A value sent just
+        /// before the upstream's completion (a synchronous source such as `Just`) is delivered
+        /// while the link is `.finishing`: the completion was scheduled after it.
         private func deliver(_ input: Input) {
             lock.lock()
-            guard case .subscribed(let subscription, let downstream) = state else {
+            guard let subscription = state.subscription, let downstream = state.downstream else {
                 lock.unlock()
                 return
             }

@@ -85,42 +85,6 @@ final class DelayTests: XCTestCase {
     }
 }
 
-final class TimeoutTests: XCTestCase {
-    func testFinishesWhenUpstreamIsSilentTooLong() {
-        assertMarbles(input: "a-b------c", expected: "a-b--|") { upstream, scheduler in
-            upstream.timeout(.milliseconds(300), scheduler: scheduler).eraseToAnyPublisher()
-        }
-    }
-
-    func testFailsWithCustomError() {
-        assertMarbles(input: "a-b------c", expected: "a-b--#") { upstream, scheduler in
-            upstream.timeout(.milliseconds(300), scheduler: scheduler, customError: { .boom }).eraseToAnyPublisher()
-        }
-    }
-
-    func testClockStartsAtSubscriptionAndUpstreamCompletionWins() {
-        assertMarbles(input: "-----a", expected: "---|") { upstream, scheduler in
-            upstream.timeout(.milliseconds(300), scheduler: scheduler).eraseToAnyPublisher()
-        }
-        assertMarbles(input: "ab|", expected: "ab|") { upstream, scheduler in
-            upstream.timeout(.milliseconds(300), scheduler: scheduler, customError: { .boom }).eraseToAnyPublisher()
-        }
-    }
-
-    func testTimeoutCancelsUpstream() {
-        let scheduler = DispatchQueue.test
-        let upstream = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
-        let recorder = Recorder<Int, TestError>()
-        upstream.timeout(.seconds(1), scheduler: scheduler, customError: { .other(1) }).subscribe(recorder)
-        scheduler.advance(by: .seconds(1))
-        XCTAssertTrue(upstream.cancelled)
-        XCTAssertEqual(recorder.completions.count, 1)
-        upstream.send(1)
-        scheduler.run()
-        XCTAssertEqual(recorder.values, [])
-    }
-}
-
 final class MeasureIntervalTests: XCTestCase {
     func testMeasuresTimeSinceSubscriptionThenBetweenValues() {
         let scheduler = DispatchQueue.test
