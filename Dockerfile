@@ -7,13 +7,13 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # ---- build ------------------------------------------------------------------------------------
 FROM ${SWIFT_IMAGE} AS build
-# Headers for the CCurl and CZlib system-library targets. Versions come from the pinned Debian
+# Headers for the CCurl, CZlib and CHiredis system-library targets. Versions come from the pinned Debian
 # release (bookworm) so security updates apply; pinning exact package versions would break the
 # build whenever the archive moves on.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libcurl4-openssl-dev zlib1g-dev pkg-config \
+        libcurl4-openssl-dev zlib1g-dev libhiredis-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -35,12 +35,12 @@ LABEL org.opencontainers.image.title="ServiceApp" \
       org.opencontainers.image.description="Combine-style pipelines over WebSockets: the GitHub user lookup, search and sign-up form, with REST" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.base.name="${RUNTIME_IMAGE}"
-# libcurl4 and zlib1g for the binary, ca-certificates for TLS to api.github.com, curl for the
-# health check. Same reasoning as above for not pinning versions.
+# libcurl4, zlib1g and libhiredis0.14 for the binary, ca-certificates for TLS to api.github.com,
+# curl for the health check. Same reasoning as above for not pinning versions.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libcurl4 zlib1g ca-certificates curl \
+        libcurl4 zlib1g libhiredis0.14 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /app --shell /usr/sbin/nologin service
 

@@ -1,6 +1,6 @@
 # The two entry points of the README: `make run` and `make test`. Each installs the system
 # packages a fresh machine lacks first.
-SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev pkg-config
+SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev libhiredis-dev pkg-config
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 

@@ -43,11 +43,17 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // hiredis, Redis's own C client, for the state replicas share (issue #13).
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
         .target(
             name: "GithubProxy",
             dependencies: [
-                "StreamCore", "CCurl",
+                "StreamCore", "CCurl", "CHiredis",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
