@@ -38,6 +38,11 @@ struct ServiceCommand: AsyncParsableCommand {
     var throttleMs: String?
 
     @Option(
+        name: .customLong("redis-url"),
+        help: "Redis shared by replicas, redis://host[:port][/db] (env REDIS_URL, default none: this replica's state only).")
+    var redisURL: String?
+
+    @Option(
         name: .customLong("config"),
         help: "Config file (env CONFIG_FILE, default config/service.json; a missing default file is fine).")
     var configFile: String?
@@ -49,6 +54,7 @@ struct ServiceCommand: AsyncParsableCommand {
         flags[.port] = port
         flags[.githubApiUrl] = githubAPIURL
         flags[.throttleMs] = throttleMs
+        flags[.redisUrl] = redisURL
         return ConfigResolver(flags: flags, configFlag: configFile, environment: environment)
     }
 

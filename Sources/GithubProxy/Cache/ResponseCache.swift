@@ -97,13 +97,37 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         return entry
     }
 
-    /// Remembers a `404` for `notFoundTTL`.
-    public func storeNotFound(for key: String) {
-        guard enabled, configuration.notFoundTTL > 0 else { return }
+    /// Remembers a `404` for `notFoundTTL`; returns the entry kept.
+    @discardableResult
+    public func storeNotFound(for key: String) -> Entry? {
+        guard enabled, configuration.notFoundTTL > 0 else { return nil }
         let key = key.lowercased()
         let now = now()
         let entry = Entry(value: nil, etag: nil, storedAt: now, freshUntil: now.addingTimeInterval(configuration.notFoundTTL))
         lock.withLock { _ = store.put(key, entry, bytes: Self.entryBytes(key: key, etag: nil, value: nil, size: size)) }
+        return entry
+    }
+
+    /// Keeps an entry as another replica received it (its own times), unless a newer copy is
+    /// here already.
+    public func adopt(_ value: Value?, etag: String?, storedAt: Date, freshUntil: Date, for key: String) {
+        guard enabled else { return }
+        let key = key.lowercased()
+        let entry = Entry(value: value, etag: etag, storedAt: storedAt, freshUntil: freshUntil)
+        let bytes = Self.entryBytes(key: key, etag: etag, value: value, size: size)
+        lock.withLock {
+            if let current = store.peek(key), current.storedAt >= storedAt { return }
+            _ = store.put(key, entry, bytes: bytes)
+        }
+    }
+
+    /// How long a shared copy of `entry` is worth keeping from now: while fresh, and — for a
+    /// value — while it can still stand in for a failed request or be revalidated.
+    public func sharedLifetime(of entry: Entry) -> TimeInterval {
+        let now = now()
+        let fresh = entry.freshUntil.timeIntervalSince(now)
+        guard entry.value != nil else { return fresh }
+        return max(fresh, entry.storedAt.addingTimeInterval(configuration.staleIfError).timeIntervalSince(now))
     }
 
     /// A `304 Not Modified` confirmed the copy: it is fresh again as the `304`'s directives say.

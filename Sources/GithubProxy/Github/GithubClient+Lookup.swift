@@ -49,6 +49,30 @@ extension GithubClient {
                 guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
                 return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
             }
+            guard let sharedCache else { return upstreamAnswer(login: login, key: key, activity: activity, quota: quota) }
+            // Another replica may have it: a fresh shared copy is served without a request, a
+            // stale one at least gives the conditional request its ETag.
+            return Self.load(key, from: sharedCache)
+                .setFailureType(to: GithubError.self)
+                .flatMap(maxPublishers: .max(1)) { [self] shared -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+                    if let shared { adopt(shared, for: key) }
+                    if let entry = cache.fresh(for: key) {
+                        events.served(.fresh)
+                        guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
+                        return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
+                    }
+                    return upstreamAnswer(login: login, key: key, activity: activity, quota: quota)
+                }
+                .eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// The upstream part of `userAnswer`: the shared request with `activity` around it, and the
+    /// stale copy when it fails.
+    private func upstreamAnswer(
+        login: String, key: String, activity: NetworkActivity?, quota: (any UpstreamQuota)?
+    ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
             let token = ActivityToken()
             return sharedLookup(login: login, key: key, quota: quota)
                 .handleEvents(
@@ -64,8 +88,34 @@ extension GithubClient {
                     return Just(answer(user, .stale, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
                 }
                 .eraseToAnyPublisher()
+    }
+
+    /// The shared entry for `key` (nil when absent or the store is unreachable).
+    private static func load(_ key: String, from store: any SharedResponseStore) -> AnyPublisher<SharedEntry?, Never> {
+        Deferred {
+            Future<SharedEntry?, Never> { promise in
+                let promise = PromiseBox(promise)
+                store.load(key) { promise.fulfill(.success($0)) }
+            }
         }
         .eraseToAnyPublisher()
+    }
+
+    /// Takes a shared entry into this replica's cache (a body that does not decode is ignored).
+    private func adopt(_ shared: SharedEntry, for key: String) {
+        var user: GithubUser?
+        if let body = shared.body {
+            guard let decoded = try? JSONDecoder().decode(GithubUser.self, from: body) else { return }
+            user = decoded
+        }
+        cache.adopt(user, etag: shared.etag, storedAt: shared.storedAt, freshUntil: shared.freshUntil, for: key)
+    }
+
+    /// Shares `entry` (just received or confirmed) with the other replicas.
+    private func share(_ entry: ResponseCache<GithubUser>.Entry?, body: Data?, for key: String) {
+        guard let sharedCache, let entry else { return }
+        let shared = SharedEntry(body: body, etag: entry.etag, storedAt: entry.storedAt, freshUntil: entry.freshUntil)
+        sharedCache.save(key, shared, ttl: cache.sharedLifetime(of: entry))
     }
 
     /// The upstream lookup of `login`, shared by concurrent subscribers; a new one is charged to
@@ -134,14 +184,16 @@ extension GithubClient {
             }
             let directives = CacheDirectives(header: header)
             let entry = cache.store(user, etag: header("ETag"), directives: directives, for: login)
+            share(entry, body: data, for: login)
             return CachedAnswer(value: user, source: .fetched, ttl: entry.map { cache.ageAndTTL(of: $0).ttl } ?? 0)
         case 304:
             guard let user = cached?.value else { throw GithubError.invalidResponse("304 without a cached user") }
             let entry = cache.revalidated(for: login, directives: CacheDirectives(header: header))
+            share(entry, body: try? JSONEncoder().encode(user), for: login)
             events.cacheHit()
             return CachedAnswer(value: user, source: .revalidated, ttl: entry.map { cache.ageAndTTL(of: $0).ttl } ?? 0)
         case 404:
-            cache.storeNotFound(for: login)
+            share(cache.storeNotFound(for: login), body: nil, for: login)
             throw GithubError.notFound
         default:
             throw GithubError(statusCode: response.statusCode, rateLimitWait: pause?.seconds)
@@ -186,3 +238,4 @@ final class ActivityToken: @unchecked Sendable {
         }
     }
 }
+

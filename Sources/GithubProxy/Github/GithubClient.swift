@@ -43,6 +43,8 @@ public final class GithubClient: Sendable {
     public let rateLimits: RateLimits
     /// The concurrency cap on upstream requests.
     public let gate: UpstreamGate
+    /// The cache replicas share (Redis), behind `cache`; nil: this replica's cache only.
+    public let sharedCache: (any SharedResponseStore)?
     let http: CurlHTTPClient
     let scheduler: AnySchedulerOf<DispatchQueue>
     let coalescer = RequestCoalescer<CachedAnswer<GithubUser>, GithubError>()
@@ -66,10 +68,11 @@ public final class GithubClient: Sendable {
         cache: ResponseCache<GithubUser> = ResponseCache(size: GithubUser.estimatedBytes),
         searchCache: ResponseCache<GithubSearchPage> = ResponseCache(size: GithubSearchPage.estimatedBytes),
         budget: RateLimitBudget = RateLimitBudget(), searchBudget: RateLimitBudget = RateLimitBudget(),
-        gate: UpstreamGate = UpstreamGate(),
+        gate: UpstreamGate = UpstreamGate(), sharedCache: (any SharedResponseStore)? = nil,
         events: GithubClientEvents = GithubClientEvents(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
+        self.sharedCache = sharedCache
         self.configuration = configuration
         self.http = http
         self.scheduler = scheduler

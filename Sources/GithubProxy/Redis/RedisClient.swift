@@ -71,8 +71,8 @@ public final class RedisClient: Sendable {
     public func command(_ arguments: [String]) -> AnyPublisher<RedisReply, RedisError> {
         Deferred {
             Future<RedisReply, RedisError> { [self] promise in
-                let promise = UncheckedSendable(promise)
-                run(arguments) { promise.value($0) }
+                let promise = PromiseBox(promise)
+                run(arguments) { promise.fulfill($0) }
             }
         }
         .eraseToAnyPublisher()
@@ -112,9 +112,3 @@ private final class RoundRobin: @unchecked Sendable {
     }
 }
 
-/// Carries a value across a `@Sendable` boundary where the caller guarantees single use.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    // Sendable: the promise is called exactly once, from one queue.
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -4,6 +4,9 @@
 enum ConfigKey: String, CaseIterable, Sendable {
     case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainTimeoutSeconds, maxConnections
     case trustedProxies, allowedOrigins
+    case redisUrl = "redis.url"
+    case redisPoolSize = "redis.poolSize"
+    case redisTimeoutMs = "redis.timeoutMs"
     case limitsSessionsPerClient = "limits.sessionsPerClient"
     case limitsLookupsPerClientPerMinute = "limits.lookupsPerClientPerMinute"
     case limitsMaxTrackedClients = "limits.maxTrackedClients"
@@ -32,7 +35,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case searchPerPage = "search.perPage"
 
     /// The objects that group keys in the file.
-    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits"]
+    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits", "redis"]
 
     /// The command-line flag that overrides this key, e.g. `--port`.
     var flag: String? {
@@ -41,6 +44,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .port: "--port"
         case .githubApiUrl: "--github-api-url"
         case .throttleMs: "--throttle-ms"
+        case .redisUrl: "--redis-url"
         default: nil
         }
     }
@@ -54,6 +58,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .throttleMs: "THROTTLE_MS"
         case .trustedProxies: "TRUSTED_PROXIES"
         case .allowedOrigins: "ALLOWED_ORIGINS"
+        case .redisUrl: "REDIS_URL"
         default: nil
         }
     }

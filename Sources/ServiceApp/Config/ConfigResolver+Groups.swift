@@ -78,6 +78,22 @@ extension ConfigResolver {
             maxTrackedClients: try reader.integer(.limitsMaxTrackedClients, default: defaults.maxTrackedClients, in: 100...10_000_000))
     }
 
+    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), its pool and timeout.
+    static func redisSettings(_ reader: SettingReader) throws(ConfigError) -> ServiceConfig.RedisSettings {
+        let poolSize = try reader.integer(.redisPoolSize, default: 4, in: 1...256)
+        let timeout = try reader.integer(.redisTimeoutMs, default: 250, in: 1...60_000)
+        // Value is optional (no URL, or "": no Redis); an unreadable URL is an error, not "none".
+        let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
+                                       reason: "must be redis://host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
+            if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
+            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeoutMilliseconds: timeout) else {
+                return nil
+            }
+            return .some(configuration)
+        }
+        return ServiceConfig.RedisSettings(client: client)
+    }
+
     /// The `"cache"` group.
     static func cacheSettings(
         _ reader: SettingReader, _ defaults: ServiceConfig.CacheSettings

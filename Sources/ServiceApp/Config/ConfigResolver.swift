@@ -55,6 +55,7 @@ struct ConfigResolver: Sendable {
         config.cache = try Self.cacheSettings(reader, defaults.cache)
         config.search = try Self.searchSettings(reader, defaults.search)
         config.fairUse = try Self.fairUseSettings(reader, defaults.fairUse)
+        config.redis = try Self.redisSettings(reader)
         return config
     }
 

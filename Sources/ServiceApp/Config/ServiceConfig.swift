@@ -37,6 +37,8 @@ struct ServiceConfig: Sendable, Equatable {
     var search = SearchPipeline.Settings()
     /// Client identity, origins and per-client limits.
     var fairUse = FairUseSettings()
+    /// The Redis shared by replicas, if any.
+    var redis = RedisSettings()
     /// The config file the settings were read from; `nil` when the default file is absent.
     var configFile: String?
 

@@ -40,6 +40,9 @@ final class Service: Sendable {
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
+            sharedCache: config.redis.client.map { redis in
+                RedisResponseStore(client: RedisClient(configuration: redis), onFailure: RedisFailureReport(logger: logger).report)
+            },
             events: metrics.githubEvents
         )
         self.client = client

@@ -45,6 +45,8 @@ final class DeployManifestsTests: XCTestCase {
             assert services["replica2"]["build"]["dockerfile"] == "Dockerfile"
             assert "./nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in services["nginx"]["volumes"]
             assert "TRUSTED_PROXIES" in services["replica1"]["environment"]
+            assert services["replica2"]["environment"]["REDIS_URL"].startswith("redis://redis:")
+            assert "redis" in services
             print("compose ok")
             """
         let run = try ChildProcess(python, ["-c", script, deploy.appendingPathComponent("docker-compose.yml").path])

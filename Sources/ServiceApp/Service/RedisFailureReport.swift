@@ -1,0 +1,33 @@
+import Foundation
+import GithubProxy
+import Logging
+import Metrics
+
+/// What the service says when Redis fails: `redis_errors_total{kind}` every time, and a warning
+/// once per minute at most ("carrying on with this replica's own state").
+final class RedisFailureReport: @unchecked Sendable {
+    // Sendable: `lastWarning` is guarded by `lock`.
+    private let lock = NSLock()
+    private var lastWarning: Date?
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    var report: @Sendable (RedisError) -> Void {
+        { [self] error in
+            let kind: String = switch error {
+            case .connection: "connection"
+            case .timeout: "timeout"
+            case .server: "server"
+            }
+            Counter(label: "redis_errors_total", dimensions: [("kind", kind)]).increment()
+            let now = Date()
+            let warn = lock.withLock { () -> Bool in
+                if let last = lastWarning, now.timeIntervalSince(last) < 60 { return false }
+                lastWarning = now
+                return true
+            }
+            if warn { logger.warning("Redis unavailable: carrying on with this replica's own state", metadata: ["error": "\(error)"]) }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import GithubProxy
+import XCTest
+
+@testable import ServiceApp
+
+/// `redis.url` (`--redis-url`, `REDIS_URL`), `redis.poolSize`, `redis.timeoutMs`.
+final class RedisConfigTests: XCTestCase {
+    func testNoURLMeansNoRedis() throws {
+        XCTAssertNil(try FakeFiles.resolve().redis.client)
+    }
+
+    func testFlagEnvironmentAndFile() throws {
+        let file = #"{"redis": {"url": "redis://file:1/1", "poolSize": 8, "timeoutMs": 100}}"#
+        let fromFile = try XCTUnwrap(try FakeFiles.resolve(file: file).redis.client)
+        XCTAssertEqual(fromFile, .init(host: "file", port: 1, database: 1, poolSize: 8, timeoutMilliseconds: 100))
+        let fromEnvironment = try FakeFiles.resolve(file: file, environment: ["REDIS_URL": "redis://env:2"]).redis.client
+        XCTAssertEqual(fromEnvironment?.host, "env")
+        XCTAssertEqual(fromEnvironment?.poolSize, 8, "the pool size still comes from the file")
+        let fromFlag = try FakeFiles.resolve(file: file, flags: [.redisUrl: "redis://flag"], environment: ["REDIS_URL": "redis://env:2"])
+        XCTAssertEqual(fromFlag.redis.client?.host, "flag")
+        XCTAssertEqual(fromFlag.redis.client?.port, 6379)
+    }
+
+    func testAnUnreadableURLIsAnError() {
+        for bad in ["http://x", "redis://user:pw@host", "redis://host/db", "rediss://host"] {
+            XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_URL": bad]), bad) { error in
+                XCTAssertTrue("\(error)".contains("REDIS_URL"), "\(error)")
+            }
+        }
+    }
+}

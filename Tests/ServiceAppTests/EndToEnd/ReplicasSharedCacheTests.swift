@@ -1,0 +1,63 @@
+import FakeGithub
+import Foundation
+import GithubProxy
+import HTTPTestSupport
+import XCTest
+
+@testable import ServiceApp
+
+/// Two service replicas pointed at one Redis of the test's own (`redis.url`): a user replica A
+/// fetched is served by replica B without a new request to GitHub.
+final class ReplicasSharedCacheTests: EndToEndTestCase {
+    private var redisProcess: Process?
+    private var redisDirectory: URL?
+    private var replicaB: Service?
+
+    override func tearDown() {
+        let done = DispatchSemaphore(value: 0)
+        if let replicaB { replicaB.shutdown { done.signal() }; done.wait() }
+        if let redisProcess, redisProcess.isRunning { redisProcess.terminate(); redisProcess.waitUntilExit() }
+        if let redisDirectory { try? FileManager.default.removeItem(at: redisDirectory) }
+        super.tearDown()
+    }
+
+    private func startRedis() throws -> UInt16 {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-server") else {
+            let message = "redis-server is not installed; install it with: apt-get install redis-server"
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw ToolMissing(message: "CI is set, so this fails: \(message)") }
+            throw XCTSkip(message)
+        }
+        let port = try unusedLoopbackPort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        redisDirectory = directory
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        redisProcess = process
+        XCTAssertTrue(waitUntil(timeout: 5) { (try? TestHTTPClient(port: port, timeout: 1)) != nil }, "redis-server did not start")
+        return port
+    }
+
+    func testAUserFetchedThroughOneReplicaIsServedByTheOther() throws {
+        let redisPort = try startRedis()
+        let redis = RedisClient.Configuration(port: Int(redisPort))
+        try startService { $0.redis.client = redis }
+        let portA = port
+        let b = Service(config: config { $0.redis.client = redis }, logger: Self.logger)
+        replicaB = b
+        let portB = try b.start().port
+
+        let first = try TestHTTPClient(port: portA).request("GET /api/users/heckj HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(first.status, 200, first.text)
+        let shared = RedisClient(configuration: redis)
+        XCTAssertTrue(waitUntil { (try? shared.runAndWait(["EXISTS", "serviceapp:cache:heckj"]).get()) == .integer(1) }, "A shared it")
+        let second = try TestHTTPClient(port: portB).request("GET /api/users/heckj HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(second.status, 200, second.text)
+        XCTAssertTrue(second.text.contains(#""login":"heckj""#))
+        XCTAssertTrue(second.header("Cache-Status")?.contains("hit") == true, "\(second.headers)")
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 1, "B answered from A's copy, without asking GitHub")
+    }
+}
