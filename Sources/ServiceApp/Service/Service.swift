@@ -28,6 +28,9 @@ final class Service: Sendable {
             requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
+        let sharedStore = config.redis.client.map { redis in
+            RedisResponseStore(client: RedisClient(configuration: redis), onFailure: RedisFailureReport(logger: logger).report)
+        }
         let client = GithubClient(
             configuration: .init(
                 baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
@@ -40,9 +43,7 @@ final class Service: Sendable {
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
-            sharedCache: config.redis.client.map { redis in
-                RedisResponseStore(client: RedisClient(configuration: redis), onFailure: RedisFailureReport(logger: logger).report)
-            },
+            sharedCache: sharedStore,
             events: metrics.githubEvents
         )
         self.client = client
@@ -54,7 +55,8 @@ final class Service: Sendable {
         self.fairUse = fairUse
         server = HTTPServer(
             configuration: config.serverConfiguration,
-            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness), logger: logger
+            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, redis: sharedStore),
+            logger: logger
         )
         server.setErrorResponse { status, message in
             JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
@@ -80,7 +82,9 @@ final class Service: Sendable {
         server.shutdown(completion: completion)
     }
 
-    private static func router(client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness) -> Router {
+    private static func router(
+        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, redis: RedisResponseStore?
+    ) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
         router.methodNotAllowed = { _ in JSONResponse.error(.methodNotAllowed, "method_not_allowed") }
@@ -94,10 +98,12 @@ final class Service: Sendable {
         })
         router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
         router.get("/healthz", immediate: { _ in JSONResponse.make(.ok, ["status": "ok"]) })
+        // With Redis configured, the body says whether it is reachable; unreachable is still
+        // ready (the replica carries on with its own state), never an outage.
         router.get("/readyz", immediate: { _ in
-            readiness.draining
-                ? JSONResponse.make(.serviceUnavailable, ["status": "draining"])
-                : JSONResponse.make(.ok, ["status": "ready"])
+            var body = ["status": readiness.draining ? "draining" : "ready"]
+            if let redis { body["redis"] = redis.isAvailable ? "available" : "unavailable" }
+            return JSONResponse.make(readiness.draining ? .serviceUnavailable : .ok, body)
         })
         router.get("/metrics", immediate: { _ in
             HTTPResponse(

@@ -41,7 +41,11 @@ extension OpenAPIDocument {
               "Status": {
                 "type": "object",
                 "required": ["status"],
-                "properties": { "status": { "type": "string", "example": "ok" } }
+                "properties": {
+                  "status": { "type": "string", "example": "ok" },
+                  "redis": { "type": "string", "enum": ["available", "unavailable"],
+                             "description": "/readyz with redis.url set: whether Redis is reachable (unreachable is still ready)" }
+                }
               }
             }
         """#

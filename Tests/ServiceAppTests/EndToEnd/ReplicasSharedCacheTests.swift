@@ -60,4 +60,20 @@ final class ReplicasSharedCacheTests: EndToEndTestCase {
         XCTAssertTrue(second.header("Cache-Status")?.contains("hit") == true, "\(second.headers)")
         XCTAssertEqual(fake.requestCount(for: "heckj"), 1, "B answered from A's copy, without asking GitHub")
     }
+
+    func testWithRedisDownReadinessSaysSoAndLookupsGoOn() throws {
+        let redisPort = try startRedis()
+        try startService { $0.redis.client = RedisClient.Configuration(port: Int(redisPort), timeoutMilliseconds: 200) }
+        let ready = try get("/readyz")
+        XCTAssertEqual(ready.status, 200)
+        XCTAssertTrue(ready.text.contains(#""redis":"available""#), ready.text)
+        redisProcess?.terminate()
+        redisProcess?.waitUntilExit()
+        XCTAssertEqual(try get("/api/users/heckj").status, 200, "no outage because of Redis")
+        let degraded = try get("/readyz")
+        XCTAssertEqual(degraded.status, 200, "still ready: this replica's own state serves")
+        XCTAssertTrue(degraded.text.contains(#""redis":"unavailable""#), degraded.text)
+        let metrics = try get("/metrics")
+        XCTAssertTrue(metrics.text.contains(#"redis_errors_total{kind="connection"}"#), "redis_errors_total missing")
+    }
 }
