@@ -86,7 +86,9 @@ health="$(curl -fsS "http://127.0.0.1:$PORT/healthz")" || fail "no /healthz on p
 log "ready after $(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"
 [[ "$health" == *'"ok"'* ]] || fail "/healthz said $health"
 pass "PORT=$PORT: /healthz $health"
-curl -fsS "http://127.0.0.1:$PORT/" | grep -q '<title>GitHub user lookup</title>' || fail "/ is not the page"
+# Read the whole page first: `curl | grep -q` fails under pipefail when grep stops reading early.
+page="$(curl -fsS "http://127.0.0.1:$PORT/")" || fail "no / on port $PORT"
+[[ "$page" == *'<title>GitHub user lookup</title>'* ]] || fail "/ is not the page"
 pass "/ serves the page"
 python3 - "$PORT" <<'PY' || fail "/ws lookup"
 import json, sys, websocket
