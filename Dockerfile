@@ -29,12 +29,6 @@ RUN swift build -c release --static-swift-stdlib --product ServiceApp \
 
 # ---- run --------------------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}
-# The commit the image was built from (make image passes it); labels per the OCI image spec.
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="ServiceApp" \
-      org.opencontainers.image.description="Combine-style pipelines over WebSockets: the GitHub user lookup, search and sign-up form, with REST" \
-      org.opencontainers.image.revision="${REVISION}" \
-      org.opencontainers.image.base.name="${RUNTIME_IMAGE}"
 # libcurl4, zlib1g and libhiredis0.14 for the binary, ca-certificates for TLS to api.github.com,
 # curl for the health check. Same reasoning as above for not pinning versions.
 # hadolint ignore=DL3008
@@ -64,3 +58,17 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["sh", "-c", "curl -fsS \"http://127.0.0.1:${PORT}/healthz\" || exit 1"]
 
 ENTRYPOINT ["/app/ServiceApp"]
+
+# Labels per the OCI image spec (annotations.md), last so that a new commit changes only this
+# metadata, not the cached layers above. make image passes the commit (REVISION), its time
+# (CREATED: the commit's rather than the wall clock's, so rebuilding a commit changes no label)
+# and the base it used, pinned by digest (RUNTIME_IMAGE, re-declared: an ARG before the first
+# FROM is not visible inside a stage).
+ARG RUNTIME_IMAGE
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="ServiceApp" \
+      org.opencontainers.image.description="Combine-style pipelines over WebSockets: the GitHub user lookup, search and sign-up form, with REST" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.base.name="${RUNTIME_IMAGE}"

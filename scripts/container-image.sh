@@ -27,9 +27,13 @@ log() { printf 'image: %s\n' "$*" >&2; }
 die() { printf 'image: error: %s\n' "$*" >&2; exit 1; }
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
+# The OCI labels' revision and created: the commit and its time (so one commit gives one image).
+label_args=(--build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+            --build-arg "CREATED=$(git log -1 --format=%cI 2>/dev/null || echo unknown)")
+
 if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
     log "Docker engine found: docker build -t $IMAGE ."
-    exec docker build --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)" -t "$IMAGE" .
+    exec docker build "${label_args[@]}" -t "$IMAGE" .
 fi
 
 need() {  # command package
@@ -43,11 +47,12 @@ need buildah buildah
 # The Dockerfile's defaults, when a registry answers.
 swift_image="$(sed -n 's/^ARG SWIFT_IMAGE=//p' Dockerfile)"
 runtime_image="$(sed -n 's/^ARG RUNTIME_IMAGE=//p' Dockerfile)"
-build_args=()
 volumes=()
 if timeout 60 buildah pull --quiet "docker.io/library/$runtime_image" >/dev/null 2>&1 \
    && timeout 600 buildah pull --quiet "docker.io/library/$swift_image" >/dev/null 2>&1; then
     log "official base images pulled: $swift_image, $runtime_image"
+    swift_image="docker.io/library/$swift_image"
+    runtime_image="docker.io/library/$runtime_image"
 else
     log "the official base images cannot be pulled (no registry): using local ones made with debootstrap"
     have() { [ -n "$(buildah images --quiet "$1" 2>/dev/null)" ]; }
@@ -103,7 +108,8 @@ DPKG
         log "reusing $LOCAL_SWIFT"
     fi
     [ -x "$SWIFT_TOOLCHAIN/usr/bin/swift" ] || die "no Swift toolchain at $SWIFT_TOOLCHAIN"
-    build_args=(--build-arg "SWIFT_IMAGE=$LOCAL_SWIFT" --build-arg "RUNTIME_IMAGE=$LOCAL_RUNTIME")
+    swift_image="$LOCAL_SWIFT"
+    runtime_image="$LOCAL_RUNTIME"
     volumes=(-v "$SWIFT_TOOLCHAIN:/opt/swift:ro")
     if [ -d "$PACKAGE_MIRROR" ]; then
         volumes+=(-v "$PACKAGE_MIRROR:$PACKAGE_MIRROR:ro")
@@ -112,9 +118,20 @@ DPKG
     fi
 fi
 
+# Both bases pinned by digest to the images just pulled or made: the build cannot pick up another
+# image under the same tag, and the base.name label says exactly which base it got.
+pinned() {  # name:tag -> name@sha256:…
+    local digest name="$1"
+    digest="$(buildah images --format '{{.Digest}}' "$1" | head -1)"
+    [[ "$digest" == sha256:* ]] || die "no digest for $1"
+    [[ "${name##*/}" == *:* ]] && name="${name%:*}"
+    printf '%s@%s' "$name" "$digest"
+}
+build_args=(--build-arg "SWIFT_IMAGE=$(pinned "$swift_image")" --build-arg "RUNTIME_IMAGE=$(pinned "$runtime_image")")
+log "bases: ${build_args[1]#*=}, ${build_args[3]#*=}"
+
 log "buildah bud -t $IMAGE (release build inside; several minutes on 2 cores)"
-buildah bud --isolation chroot --network host --format docker --layers \
-    --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
-    "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
+buildah bud --isolation chroot --network host --format docker --layers --pull=never \
+    "${label_args[@]}" "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
 size="$(buildah images --format '{{.Size}}' "$IMAGE" | head -1)"
 log "built $IMAGE ($size)"
