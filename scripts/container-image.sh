@@ -130,8 +130,15 @@ pinned() {  # name:tag -> name@sha256:…
 build_args=(--build-arg "SWIFT_IMAGE=$(pinned "$swift_image")" --build-arg "RUNTIME_IMAGE=$(pinned "$runtime_image")")
 log "bases: ${build_args[1]#*=}, ${build_args[3]#*=}"
 
+previous="$(buildah images --quiet --no-trunc "$IMAGE" 2>/dev/null | head -1 || true)"
 log "buildah bud -t $IMAGE (release build inside; several minutes on 2 cores)"
 buildah bud --isolation chroot --network host --format docker --layers --pull=never \
     "${label_args[@]}" "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
 size="$(buildah images --format '{{.Size}}' "$IMAGE" | head -1)"
 log "built $IMAGE ($size)"
+# The image it replaces (now untagged) and its build layers would otherwise pile up with every
+# commit; not forced, so an image a container still uses stays.
+current="$(buildah images --quiet --no-trunc "$IMAGE" | head -1)"
+if [ -n "$previous" ] && [ "$previous" != "$current" ] && buildah rmi "$previous" >/dev/null 2>&1; then
+    log "removed the image it replaces (${previous:7:12})"
+fi
