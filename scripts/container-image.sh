@@ -129,11 +129,17 @@ pinned() {  # name:tag -> name@sha256:…
 }
 build_args=(--build-arg "SWIFT_IMAGE=$(pinned "$swift_image")" --build-arg "RUNTIME_IMAGE=$(pinned "$runtime_image")")
 log "bases: ${build_args[1]#*=}, ${build_args[3]#*=}"
+# The same values as labels of the build itself: buildah's layer cache (1.28) does not look at
+# build-argument values, so the Dockerfile's LABEL step, cached, would keep the first build's
+# revision; --label is applied to the image it commits.
+label_values=(--label "org.opencontainers.image.revision=${label_args[1]#REVISION=}"
+              --label "org.opencontainers.image.created=${label_args[3]#CREATED=}"
+              --label "org.opencontainers.image.base.name=${build_args[3]#RUNTIME_IMAGE=}")
 
 previous="$(buildah images --quiet --no-trunc "$IMAGE" 2>/dev/null | head -1 || true)"
 log "buildah bud -t $IMAGE (release build inside; several minutes on 2 cores)"
 buildah bud --isolation chroot --network host --format docker --layers --pull=never \
-    "${label_args[@]}" "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
+    "${label_args[@]}" "${label_values[@]}" "${build_args[@]}" "${volumes[@]}" --tag "$IMAGE" . >&2
 size="$(buildah images --format '{{.Size}}' "$IMAGE" | head -1)"
 log "built $IMAGE ($size)"
 # The image it replaces (now untagged) and its build layers would otherwise pile up with every
