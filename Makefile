@@ -49,7 +49,8 @@ schemathesis:
 image:
 	@./scripts/container-image.sh
 
-# Runs the image and checks it: uid 10001, read-only outside /tmp, /healthz, /, a /ws lookup
-# against FakeGithubServer, the image's HEALTHCHECK, SIGTERM drain, ldd, size.
+# Runs the image and checks it: labels, uid 10001 writing nowhere but /tmp, /var/tmp, /run/lock,
+# ldd, PORT and GITHUB_API_URL (FakeGithubServer): /healthz, /, a /ws lookup; the image's
+# HEALTHCHECK; SIGTERM drain (an open WebSocket closed with 1001, exit 0); size.
 container-test: image
 	@./scripts/container-test.sh
