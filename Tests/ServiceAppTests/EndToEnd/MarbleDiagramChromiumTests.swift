@@ -29,7 +29,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         }
     }
 
-    /// The `drive` script: runs `steps`, waits `settleMs`, brings the diagram into view and reports
+    /// The `drive` script: runs `steps`, waits `settleMs`, and reports
     /// what it shows (see `expected`); with `secret`, also whether the diagram's text (labels and
     /// titles) contains it.
     static func drive(_ steps: [Step], settleMs: Int, secret: String? = nil) -> String {
@@ -48,7 +48,6 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
               }, steps[index].after);
             }
             function report() {
-              $("marble-view").scrollIntoView({ block: "nearest" });
               var svg = $("marbles"), all = function (selector) { return Array.prototype.slice.call(doc.querySelectorAll(selector)); };
               var lanes = all("#marbles g.lane").map(function (lane) { return lane.getAttribute("data-stage"); });
               var empty = lanes.filter(function (stage) { return !doc.querySelector('#marbles g.marble[data-stage="' + stage + '"]'); });
@@ -83,8 +82,9 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         return driver
     }
 
-    /// Tall enough for the search page's nine lanes under its results.
-    private static let desktop = ChromiumPageDriver.Viewport(width: 1000, height: 940)
+    /// A desktop window just around each page's card (720 px wide while tracing), so the
+    /// screenshots can go into the docs as they are.
+    private static func desktop(height: Int) -> ChromiumPageDriver.Viewport { .init(width: 800, height: height) }
 
     /// The book's username, typed with a slow answer for "heck": throttle drops "hec", the slow
     /// lookup of "heck" is superseded by "heckj" (a cancel in the lookup lane), a later "heck"
@@ -98,7 +98,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
         fake.setFault(.delay(milliseconds: 2_000), for: "heck")
-        let report = try driver(Self.desktop).run(
+        let report = try driver(Self.desktop(height: 740)).run(
             page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
@@ -118,7 +118,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         fake.scriptSearch(.delay(milliseconds: 2_000))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
-        let report = try driver(Self.desktop).run(
+        let report = try driver(Self.desktop(height: 870)).run(
             page: "/search?trace=1", drive: Self.drive(steps, settleMs: 900), screenshot: "marbles-search.png")
         XCTAssertEqual(report, Self.expected(.search, cancels: ["search"], tapped: "switchToLatest value heckj · ok"))
     }
@@ -129,7 +129,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         let steps = Self.typing("joé", into: "value1", after: 300, every: 300)
             + Self.typing("secret", into: "value2", after: 600, every: 200)
             + Self.typing("secret", into: "value2_repeat", after: 600, every: 200)
-        let report = try driver(Self.desktop).run(
+        let report = try driver(Self.desktop(height: 850)).run(
             page: "/form?trace=1", drive: Self.drive(steps, settleMs: 900, secret: "secret"), screenshot: "marbles-form.png")
         XCTAssertEqual(report, Self.expected(.form, cancels: [], tapped: "readyToSubmit value true") + " shows-secret=false", "the password is drawn masked")
     }

@@ -62,7 +62,7 @@ struct ChromiumPageDriver {
         if let screenshot {
             let file = BrowserPageChromiumTests.artifacts.appendingPathComponent(screenshot)
             try? FileManager.default.removeItem(at: file)
-            arguments += ["--window-size=\(viewport.width),\(viewport.height + Self.reportHeight)", "--screenshot=\(file.path)"]
+            arguments += ["--window-size=\(viewport.width),\(viewport.height)", "--screenshot=\(file.path)"]
         } else {
             arguments += ["--dump-dom"]
         }
@@ -71,20 +71,18 @@ struct ChromiumPageDriver {
         return try XCTUnwrap(report.value, "the page never reported: \(chromium.output.suffix(3000))")
     }
 
-    /// The height of the wrapper's report line above the frame.
-    private static let reportHeight = 24
-
+    /// The frame fills the window, so a screenshot is the page alone; the report line sits below
+    /// it, out of the picture (it is in the `/done` request and the DOM dump).
     private static func wrapper(url: String, drive: String, viewport: Viewport) -> String {
         """
         <!doctype html>
         <html><head><meta charset="utf-8"><title>Service page, driven</title>
         <style>body { margin: 0; font: 14px sans-serif; overflow: hidden; }
         iframe { display: block; width: \(viewport.width)px; height: \(viewport.height)px; border: 0; }
-        #report { height: \(reportHeight)px; box-sizing: border-box; padding: 4px 8px; background: #eee;
-                  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }</style></head>
+        #report { padding: 4px 8px; background: #eee; }</style></head>
         <body>
-        <div id="report">pending</div>
         <iframe id="app" src="\(url)"></iframe>
+        <div id="report">pending</div>
         <script>
         (function () {
           var frame = document.getElementById("app");
