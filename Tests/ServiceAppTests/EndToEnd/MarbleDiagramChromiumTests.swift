@@ -86,9 +86,10 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// screenshots can go into the docs as they are.
     private static func desktop(height: Int) -> ChromiumPageDriver.Viewport { .init(width: 800, height: height) }
 
-    /// The book's username, typed with a slow answer for "heck": throttle drops "hec", the slow
-    /// lookup of "heck" is superseded by "heckj" (a cancel in the lookup lane), a later "heck"
-    /// is answered slowly, and a typo fixed within one window is dropped by removeDuplicates.
+    /// The book's username, typed with a slow first answer for "heck": throttle drops "hec", the
+    /// slow lookup of "heck" is superseded by "heckj" 1.3 s later (a cancel in the lookup lane),
+    /// a later "heck" is answered at once, and a typo fixed within one window is dropped by
+    /// removeDuplicates.
     static let userSession: [Step] = [
         Step(0, "username", "h"), Step(300, "username", "he"), Step(300, "username", "hec"), Step(300, "username", "heck"),
         Step(1_300, "username", "heckj"), Step(1_200, "username", "heck"), Step(2_600, "username", "heckj"),
@@ -97,7 +98,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
-        fake.setFault(.delay(milliseconds: 2_000), for: "heck")
+        fake.script("heck", .delay(milliseconds: 3_000))
         let report = try driver(Self.desktop(height: 740)).run(
             page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
@@ -105,7 +106,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageOnAPhone() throws {
         try startService()
-        fake.setFault(.delay(milliseconds: 2_000), for: "heck")
+        fake.script("heck", .delay(milliseconds: 3_000))
         let report = try driver(.phone).run(
             page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user-phone.png")
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
@@ -115,7 +116,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// cancel in the search lane); more typing and another refresh.
     func testSearchPageDrawsEveryStage() throws {
         try startService()
-        fake.scriptSearch(.delay(milliseconds: 2_000))
+        fake.scriptSearch(.delay(milliseconds: 3_000))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
         let report = try driver(Self.desktop(height: 870)).run(
@@ -140,11 +141,14 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         let drive = #"""
             $("username").value = "heckj";
             $("username").dispatchEvent(new Event("input", { bubbles: true }));
-            setTimeout(function () {
+            var tries = 0, poll = setInterval(function () {
+              tries += 1;
+              if ($("login").textContent !== "heckj" && tries < 100) { return; }
+              clearInterval(poll);
               var lanes = Array.prototype.map.call(doc.querySelectorAll("#marbles g.lane"), function (lane) { return lane.getAttribute("data-stage"); });
               finish("switch=" + $("show-pipeline").checked + " visible=" + !$("marble-view").hidden + " lanes=" + lanes.join(",")
                 + " marks=" + doc.querySelectorAll("#marbles g.event").length + " result=" + $("login").textContent);
-            }, 1500);
+            }, 100);
             """#
         let report = try driver.run(page: "/", drive: drive)
         XCTAssertEqual(report, "switch=false visible=false lanes=\(PipelineDescriptor.githubUser.stages.joined(separator: ",")) marks=0 result=heckj")
