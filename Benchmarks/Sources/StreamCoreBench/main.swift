@@ -1,6 +1,9 @@
 // StreamCore against OpenCombine 0.14.0, same machine, same run, release build:
 //   swift run -c release --package-path Benchmarks StreamCoreBench
-// Prints a Markdown table for docs/benchmarks.md.
+// Prints Markdown tables for docs/benchmarks.md. `StreamCoreBench trace` prints only the second
+// one (what a disabled `trace` stage costs); `StreamCoreBench chain-plain|chain-traced-off N`
+// runs one of those two chains once with N values and prints its checksum, for counting
+// instructions (`valgrind --tool=callgrind`).
 
 let chainValues = 10_000_000
 let subscribeTimes = 1_000_000
@@ -41,34 +44,47 @@ let cases = [
     ),
 ]
 
-print("| benchmark | StreamCore | OpenCombine 0.14.0 | speed-up |")
-print("|---|---:|---:|---:|")
-for benchmark in cases {
-    let ours = measure(runs: 5, operations: benchmark.operations, benchmark.streamCore)
-    let theirs = measure(runs: 5, operations: benchmark.operations, benchmark.openCombine)
-    precondition(ours.checksum == theirs.checksum, "\(benchmark.name): results differ")
-    let speedup = theirs.nsPerOp / ours.nsPerOp
-    print(
-        "| \(benchmark.name) | \(format(ours.nsPerOp)) \(benchmark.unit) | \(format(theirs.nsPerOp)) \(benchmark.unit) | \(format(speedup))× |"
-    )
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let chain = arguments.first, chain == "chain-plain" || chain == "chain-traced-off" {
+    let values = arguments.count > 1 ? Int(arguments[1]) ?? chainValues : chainValues
+    print(chain == "chain-plain" ? StreamCoreCases.subjectChain(values: values) : StreamCoreCases.subjectChainTracedOff(values: values))
+} else {
+    runTables(onlyTrace: arguments.contains("trace"))
 }
 
-// Tracing off: the chain with a disabled trace stage after every step, against the plain chain
-// (goal: within 5 %). Interleaved runs, so drift on a shared machine hits both alike.
-var plainRuns: [Double] = [], tracedRuns: [Double] = []
-for _ in 0..<5 {
-    let plain = measure(runs: 1, operations: chainValues) { StreamCoreCases.subjectChain(values: chainValues) }
-    let traced = measure(runs: 1, operations: chainValues) { StreamCoreCases.subjectChainTracedOff(values: chainValues) }
-    precondition(plain.checksum == traced.checksum, "tracing changed the result")
-    plainRuns.append(plain.nsPerOp)
-    tracedRuns.append(traced.nsPerOp)
+/// The library comparison (unless `onlyTrace`), then the disabled-trace comparison.
+@MainActor func runTables(onlyTrace: Bool) {
+    if !onlyTrace {
+        print("| benchmark | StreamCore | OpenCombine 0.14.0 | speed-up |")
+        print("|---|---:|---:|---:|")
+        for benchmark in cases {
+            let ours = measure(runs: 5, operations: benchmark.operations, benchmark.streamCore)
+            let theirs = measure(runs: 5, operations: benchmark.operations, benchmark.openCombine)
+            precondition(ours.checksum == theirs.checksum, "\(benchmark.name): results differ")
+            let speedup = theirs.nsPerOp / ours.nsPerOp
+            print(
+                "| \(benchmark.name) | \(format(ours.nsPerOp)) \(benchmark.unit) | \(format(theirs.nsPerOp)) \(benchmark.unit) | \(format(speedup))× |"
+            )
+        }
+        print("")
+    }
+
+    // Tracing off: the chain with a disabled trace stage after every step, against the plain chain
+    // (goal: within 5 %). Interleaved runs, so drift on a shared machine hits both alike.
+    var plainRuns: [Double] = [], tracedRuns: [Double] = []
+    for _ in 0..<5 {
+        let plain = measure(runs: 1, operations: chainValues) { StreamCoreCases.subjectChain(values: chainValues) }
+        let traced = measure(runs: 1, operations: chainValues) { StreamCoreCases.subjectChainTracedOff(values: chainValues) }
+        precondition(plain.checksum == traced.checksum, "tracing changed the result")
+        plainRuns.append(plain.nsPerOp)
+        tracedRuns.append(traced.nsPerOp)
+    }
+    let plainBest = plainRuns.min() ?? 0, tracedBest = tracedRuns.min() ?? 0
+    print("| StreamCore chain, 10M Ints | best of 5 | overhead |")
+    print("|---|---:|---:|")
+    print("| PassthroughSubject → map → filter → removeDuplicates → sink | \(format(plainBest)) ns/value | |")
+    print("| the same, `trace(_:on:to: nil)` after every stage | \(format(tracedBest)) ns/value | \(format((tracedBest / plainBest - 1) * 100)) % |")
 }
-let plainBest = plainRuns.min() ?? 0, tracedBest = tracedRuns.min() ?? 0
-print("")
-print("| StreamCore chain, 10M Ints | best of 5 | overhead |")
-print("|---|---:|---:|")
-print("| PassthroughSubject → map → filter → removeDuplicates → sink | \(format(plainBest)) ns/value | |")
-print("| the same, `trace(_:on:to: nil)` after every stage | \(format(tracedBest)) ns/value | \(format((tracedBest / plainBest - 1) * 100)) % |")
 
 func format(_ value: Double) -> String {
     let scaled = (value * 10).rounded() / 10

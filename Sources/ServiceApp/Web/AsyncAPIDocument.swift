@@ -24,6 +24,7 @@ enum AsyncAPIDocument {
                 "description": "The \(pipeline.name) pipeline (page \(pipeline.page); stages \(pipeline.stages.joined(separator: " → "))). "
                     + "Open with ?trace=1 to also receive trace events.",
                 "messages": channelMessages,
+                "bindings": traceBinding,
             ]
             operations["send" + id.prefix(1).uppercased() + id.dropFirst()] = [
                 "action": "send", "channel": ["$ref": "#/channels/\(id)"],
@@ -55,6 +56,19 @@ enum AsyncAPIDocument {
             "components": ["messages": AsyncAPIMessages.all],
         ]
     }
+
+    /// The WebSocket binding of a pipeline channel: the upgrade's `trace` query parameter.
+    private static var traceBinding: [String: Any] { [
+        "ws": [
+            "bindingVersion": "0.1.0",
+            "query": [
+                "type": "object",
+                "properties": [
+                    "trace": ["type": "string", "enum": ["1", "true"], "description": "also send trace events"],
+                ],
+            ],
+        ],
+    ] }
 
     private static func channelID(_ name: String) -> String {
         let parts = name.split(separator: "-")

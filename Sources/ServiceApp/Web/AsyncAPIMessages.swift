@@ -43,8 +43,12 @@ enum AsyncAPIMessages {
             "code": ["type": "string", "enum": ["bad_message", "not_ready"]], "message": string,
         ])),
         "trace": message("Trace", "With ?trace=1: one event at one stage of this session's pipeline", object("trace", [
-            "stage": string, "event": ["type": "string", "enum": ["subscription", "value", "completion", "cancel"]],
-            "value": [:], "failure": string, "t": ["type": "number", "minimum": 0],
+            "stage": ["type": "string", "description": "one of the pipeline's stages (GET /api/pipelines)"],
+            "event": ["type": "string", "enum": ["subscription", "value", "completion", "cancel"]],
+            "value": ["description": "the value, with event value"],
+            "failure": ["type": "string", "description": "why the stage failed, with a failed completion"],
+            "t": ["type": "number", "minimum": 0,
+                  "description": "milliseconds since the session opened, on the pipeline's clock; never less than the previous trace's"],
         ], optional: ["value", "failure"])),
         "echo": message("Echo", "Any text or binary message", [:], contentType: "application/octet-stream"),
     ] }

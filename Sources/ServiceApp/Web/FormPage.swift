@@ -1,7 +1,11 @@
 /// `GET /form`: the seed's sign-up form on `/ws/form`. Stable ids for browser tests: `#value1`,
 /// `#value2`, `#value2_repeat`, `#value1-hint`, `#value2-hint`, `#submit`, `#status`.
 enum FormPage {
-    static let html = PipelinePage.html(title: "Sign-up form", stages: PipelineDescriptor.form.stages, content: content, script: script)
+    /// The password's stages are drawn masked in the pipeline diagram, as the fields show them.
+    static let html = PipelinePage.html(
+        title: "Sign-up form", stages: PipelineDescriptor.form.stages, masked: ["value2", "value2_repeat", "validatedValue2"],
+        content: content, script: script
+    )
 
     private static let content = """
           <div class="field">

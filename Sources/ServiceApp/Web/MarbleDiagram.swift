@@ -1,20 +1,21 @@
 /// The "show pipeline" switch every pipeline page carries, and the live marble diagram it shows:
 /// one lane per stage of the catalog, time flowing left to right over the last 10 s, a marble
 /// per value (labelled), a bar per completion (red when it failed), a cross per cancel and a
-/// tick per subscription. Hovering a marble shows its value and time (SVG `<title>`); tapping
-/// it writes them under the diagram. Plain SVG, no library.
+/// tick per subscription. Hovering a mark shows its stage, event, value and time (SVG
+/// `<title>`); tapping it writes them under the diagram. Plain SVG, no library.
 ///
 /// The switch reloads the page with `?trace=1`; the page's socket then opens with it too
 /// (`marbles.suffix`) and hands every `trace` event to `marbles.add`.
 enum MarbleDiagram {
-    /// The switch, the diagram for `stages`, and the tapped marble's line.
-    static func markup(stages: [String]) -> String {
-        let json = "[" + stages.map { "&quot;\($0)&quot;" }.joined(separator: ",") + "]"
+    /// The switch, the diagram for `stages`, and the tapped marble's line. The values of the
+    /// `masked` stages (a password field's) are drawn as one dot per character, as the field shows them.
+    static func markup(stages: [String], masked: [String] = []) -> String {
+        func json(_ names: [String]) -> String { "[" + names.map { "&quot;\($0)&quot;" }.joined(separator: ",") + "]" }
         return """
           <section class="marble-section" aria-label="Pipeline diagram">
             <label class="switch"><input type="checkbox" id="show-pipeline" /> show pipeline</label>
             <div id="marble-view" hidden="hidden">
-              <svg id="marbles" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Live marble diagram of this session's pipeline" data-stages="\(json)"></svg>
+              <svg id="marbles" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Live marble diagram of this session's pipeline" data-stages="\(json(stages))" data-masked="\(json(masked))"></svg>
               <p id="marble-detail" class="marble-detail" aria-live="polite"></p>
             </div>
           </section>
@@ -22,23 +23,39 @@ enum MarbleDiagram {
     }
 
     static let style = """
+        .tracing .card { max-width: 720px; }
         .marble-section { margin-top: 12px; font-size: 0.85rem; }
         .marble-section .switch { display: inline-flex; gap: 6px; align-items: center; cursor: pointer; font-weight: normal; }
         .marble-section .switch input { width: auto; margin: 0; }
-        #marbles { width: 100%; height: auto; margin-top: 6px; border: 1px solid var(--border); border-radius: 6px; }
+        #marbles { display: block; width: 100%; height: auto; margin-top: 6px; border: 1px solid var(--border); border-radius: 6px;
+                   touch-action: manipulation; }
         #marbles .axis { stroke: var(--border); stroke-width: 1; }
-        #marbles .label { fill: var(--muted); font-size: 10px; font-family: ui-monospace, monospace; }
-        #marbles .marble circle { fill: var(--accent); stroke: #fff; stroke-width: 1; }
-        #marbles .marble text { fill: currentColor; font-size: 9px; text-anchor: middle; }
-        #marbles .completion { stroke: var(--ok); stroke-width: 2; }
+        #marbles .label { fill: var(--muted); font-size: 11px; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+        #marbles .tick { stroke: var(--border); stroke-width: 1; }
+        #marbles .tick-label { fill: var(--muted); font-size: 10px; text-anchor: middle; }
+        #marbles .marble circle { fill: var(--accent); stroke: var(--card); stroke-width: 1.5; }
+        #marbles .marble text { fill: currentColor; font-size: 10px; text-anchor: middle; }
+        #marbles .completion { stroke: var(--ok); stroke-width: 2.5; }
         #marbles .completion.failed { stroke: var(--bad); }
-        #marbles .cancel { fill: var(--bad); font-size: 13px; text-anchor: middle; font-weight: bold; }
-        #marbles .subscription { stroke: var(--muted); stroke-width: 1; }
-        #marbles .marble, #marbles .cancel, #marbles .completion { cursor: pointer; }
-        .marble-detail { min-height: 1.2em; margin: 4px 0 0; color: var(--muted); font-family: ui-monospace, monospace; }
+        #marbles .cancel { fill: var(--bad); font-size: 17px; text-anchor: middle; font-weight: bold;
+                           stroke: var(--card); stroke-width: 3px; paint-order: stroke; }
+        #marbles .subscription { stroke: var(--muted); stroke-width: 1.5; }
+        #marbles .hit { fill: transparent; }
+        #marbles .event { cursor: pointer; }
+        @media (max-width: 480px) { body.tracing { padding: 24px 8px; } .tracing .card { padding: 16px; } }
+        .marble-detail { min-height: 1.2em; margin: 4px 0 0; color: var(--muted); font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         """
 
     /// Defines `marbles`: `{ add(event), suffix }` (`suffix` is `"?trace=1"` when the switch is on).
+    ///
+    /// With the switch on, the page's card widens (`tracing`) to give the diagram room. The
+    /// drawing is redone every 100 ms from the events of the last `WINDOW_MS`. The SVG's user
+    /// units are CSS pixels (the view box follows the element's width), so text keeps its size
+    /// on a phone; below `COMPACT_WIDTH` each stage's name goes above its lane, giving the time
+    /// axis the full width. Time is the server's `t`, anchored to the page's clock by the newest
+    /// event; a `t` that goes down means a new session (the page reconnected): the diagram starts
+    /// over. Labels that would overlap a newer one in the same lane are left out (the marble's
+    /// title and a tap still give them).
     static let script = #"""
         var marbles = (function () {
           "use strict";
@@ -49,73 +66,120 @@ enum MarbleDiagram {
           toggle.checked = on;
           toggle.addEventListener("change", function () { location.search = toggle.checked ? "?trace=1" : ""; });
           document.getElementById("marble-view").hidden = !on;
-          var NS = "http://www.w3.org/2000/svg", WINDOW_MS = 10000, LANE = 34, LABEL = 96, WIDTH = 400, MAX_EVENTS = 3000;
-          var stages = JSON.parse(svg.getAttribute("data-stages") || "[]"), events = [], offset = null, timer = null;
+          if (on) { document.body.classList.add("tracing"); }
+          var NS = "http://www.w3.org/2000/svg", WINDOW_MS = 10000, MAX_EVENTS = 3000, COMPACT_WIDTH = 480;
+          var PAINT_ORDER = ["subscription", "value", "completion", "cancel"];
+          var stages = JSON.parse(svg.getAttribute("data-stages") || "[]"), masked = JSON.parse(svg.getAttribute("data-masked") || "[]");
+          var events = [], offset = null, lastT = 0, timer = null;
+          var lanes = el("g", { "class": "lanes" }), layer = el("g", { "class": "events" }), layout = null;
+          svg.appendChild(lanes);
+          svg.appendChild(layer);
           function el(name, attributes) {
             var node = document.createElementNS(NS, name);
             Object.keys(attributes).forEach(function (key) { node.setAttribute(key, attributes[key]); });
             return node;
           }
-          function laneY(index) { return 16 + index * LANE; }
-          svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + (stages.length * LANE + 8));
-          stages.forEach(function (stage, index) {
-            var lane = el("g", { "class": "lane", "data-stage": stage });
-            lane.appendChild(el("line", { "class": "axis", x1: LABEL, x2: WIDTH - 4, y1: laneY(index), y2: laneY(index) }));
-            var label = el("text", { "class": "label", x: 4, y: laneY(index) + 4 });
-            label.textContent = stage;
-            lane.appendChild(label);
-            svg.appendChild(lane);
-          });
-          var layer = el("g", { "class": "events" });
-          svg.appendChild(layer);
-          function describe(value) {
+          function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
+          function laneY(index) { return layout.top + index * layout.lane; }
+          function xAt(age) { return layout.right - age / WINDOW_MS * (layout.right - layout.left); }
+          function drawLanes() {
+            var width = Math.round(svg.getBoundingClientRect().width) || 400, compact = width < COMPACT_WIDTH;
+            layout = { width: width, compact: compact, left: compact ? 8 : 120, right: width - 12,
+                       top: compact ? 28 : 22, lane: compact ? 48 : 36 };
+            var bottom = laneY(stages.length - 1) + (compact ? 26 : 20);
+            svg.setAttribute("viewBox", "0 0 " + width + " " + (bottom + 16));
+            clear(lanes);
+            stages.forEach(function (stage, index) {
+              var lane = el("g", { "class": "lane", "data-stage": stage }), y = laneY(index);
+              lane.appendChild(el("line", { "class": "axis", x1: layout.left, x2: layout.right, y1: y, y2: y }));
+              var label = el("text", { "class": "label", x: compact ? layout.left : 8, y: compact ? y - 12 : y + 4 });
+              label.textContent = stage;
+              lane.appendChild(label);
+              lanes.appendChild(lane);
+            });
+            [0, 5000, 10000].forEach(function (age) {
+              var x = xAt(age);
+              lanes.appendChild(el("line", { "class": "tick", x1: x, x2: x, y1: bottom - 4, y2: bottom + 2 }));
+              var text = el("text", { "class": "tick-label", x: Math.min(Math.max(x, 20), layout.right - 8), y: bottom + 13 });
+              text.textContent = age === 0 ? "now" : "−" + age / 1000 + " s";
+              lanes.appendChild(text);
+            });
+          }
+          function describe(value, stage) {
             if (value === undefined) { return ""; }
             if (value === null) { return "nil"; }
+            if (value === "") { return '""'; }
+            if (typeof value === "string" && masked.indexOf(stage) >= 0) { return new Array(Array.from(value).length + 1).join("•"); }
             if (typeof value === "object") {
-              if (value.query !== undefined) { return value.query + (value.status ? " · " + value.status : ""); }
+              if (value.query !== undefined) { return describe(value.query, stage) + (value.status ? " · " + value.status : ""); }
               return JSON.stringify(value);
             }
             return String(value);
           }
-          function draw() {
-            var now = performance.now() - offset;
-            events = events.filter(function (event) { return now - event.t <= WINDOW_MS; });
-            while (layer.firstChild) { layer.removeChild(layer.firstChild); }
-            events.forEach(function (event) {
-              var index = stages.indexOf(event.stage);
-              if (index < 0) { return; }
-              var x = (WIDTH - 12) - (now - event.t) / WINDOW_MS * (WIDTH - 12 - LABEL), y = laneY(index), node;
-              var text = event.stage + " " + event.event + (event.value !== undefined ? " " + describe(event.value) : "")
-                + (event.failure ? " (" + event.failure + ")" : "") + " at " + event.t.toFixed(1) + " ms";
-              if (event.event === "value") {
-                node = el("g", { "class": "marble" });
-                node.appendChild(el("circle", { cx: x, cy: y, r: 7 }));
-                var label = el("text", { x: x, y: y - 10 });
-                label.textContent = describe(event.value).slice(0, 14);
-                node.appendChild(label);
-              } else if (event.event === "completion") {
-                node = el("line", { "class": "completion" + (event.failure ? " failed" : ""), x1: x, x2: x, y1: y - 9, y2: y + 9 });
-              } else if (event.event === "cancel") {
-                node = el("text", { "class": "cancel", x: x, y: y + 5 });
-                node.textContent = "×";
-              } else {
-                node = el("line", { "class": "subscription", x1: x, x2: x, y1: y - 4, y2: y + 4 });
+          function node(event, x, y, showLabel) {
+            var shape, group = el("g", { "class": event.event === "value" ? "event marble" : "event", "data-stage": event.stage, "data-event": event.event });
+            if (event.event === "value") {
+              group.appendChild(el("circle", { cx: x, cy: y, r: layout.compact ? 6 : 7 }));
+              if (showLabel) {
+                var label = el("text", { x: x, y: layout.compact ? y + 18 : y - 11 });
+                label.textContent = showLabel;
+                group.appendChild(label);
               }
-              var title = el("title", {});
-              title.textContent = text;
-              node.appendChild(title);
-              node.addEventListener("click", function () { detail.textContent = text; });
-              layer.appendChild(node);
+            } else if (event.event === "completion") {
+              shape = el("line", { "class": "completion" + (event.failure ? " failed" : ""), x1: x, x2: x, y1: y - 10, y2: y + 10 });
+            } else if (event.event === "cancel") {
+              shape = el("text", { "class": "cancel", x: x, y: y + 6 });
+              shape.textContent = "×";
+            } else {
+              shape = el("line", { "class": "subscription", x1: x, x2: x, y1: y - 5, y2: y + 5 });
+            }
+            if (shape) { group.appendChild(shape); }
+            group.appendChild(el("rect", { "class": "hit", x: x - 8, y: y - 10, width: 16, height: 20 }));
+            var text = event.stage + " " + event.event + (event.value !== undefined ? " " + describe(event.value, event.stage) : "")
+              + (event.failure ? " (" + event.failure + ")" : "") + " at " + event.t.toFixed(1) + " ms";
+            var title = el("title", {});
+            title.textContent = text;
+            group.appendChild(title);
+            group.addEventListener("click", function () { detail.textContent = text; });
+            return group;
+          }
+          function draw() {
+            var now = performance.now() - offset, labelLeft = stages.map(function () { return Infinity; }), nodes = [];
+            events = events.filter(function (event) { return now - event.t <= WINDOW_MS; });
+            clear(layer);
+            for (var i = events.length - 1; i >= 0; i -= 1) {
+              var event = events[i], index = stages.indexOf(event.stage);
+              if (index < 0) { continue; }
+              var x = xAt(Math.max(0, now - event.t)), label = null;
+              if (event.event === "value") {
+                var full = describe(event.value, event.stage), text = full.length > 14 ? full.slice(0, 13) + "…" : full;
+                var half = text.length * 3.2 + 2;
+                if (x + half <= labelLeft[index]) { label = text; labelLeft[index] = x - half; }
+              }
+              nodes.push({ order: PAINT_ORDER.indexOf(event.event), node: node(event, x, laneY(index), label) });
+            }
+            // Oldest first, so a newer marble covers an older one; completions over the marble
+            // they follow, cancels over the marble of the request that replaced theirs.
+            nodes.reverse();
+            [0, 1, 2, 3].forEach(function (order) {
+              nodes.forEach(function (entry) { if (entry.order === order) { layer.appendChild(entry.node); } });
             });
             if (events.length === 0 && timer !== null) { clearInterval(timer); timer = null; }
           }
           function add(event) {
             if (!on || typeof event.t !== "number") { return; }
+            if (event.t < lastT) { events = []; offset = null; }
+            lastT = event.t;
             if (offset === null || performance.now() - offset < event.t) { offset = performance.now() - event.t; }
             events.push(event);
             if (events.length > MAX_EVENTS) { events.splice(0, events.length - MAX_EVENTS); }
             if (timer === null) { timer = setInterval(draw, 100); }
           }
+          drawLanes();
+          window.addEventListener("resize", function () {
+            var width = Math.round(svg.getBoundingClientRect().width);
+            if (on && width && width !== layout.width) { drawLanes(); draw(); }
+          });
           return { add: add, suffix: on ? "?trace=1" : "" };
         })();
         """#

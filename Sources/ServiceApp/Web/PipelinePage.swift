@@ -4,9 +4,9 @@
 /// drives. XHTML-compatible like `BrowserPage`, so tests can parse them with `XMLParser`.
 enum PipelinePage {
     /// A whole page: `title`, the card's `content` markup, the pipeline's `stages` (the lanes of
-    /// its marble diagram, `MarbleDiagram`), and the page's `script`, which calls
-    /// `pipelineSocket(path, onEvent, onOpen)` (see `socketScript`).
-    static func html(title: String, stages: [String], content: String, script: String) -> String {
+    /// its marble diagram, `MarbleDiagram`; the `masked` ones carry a password), and the page's
+    /// `script`, which calls `pipelineSocket(path, onEvent, onOpen)` (see `socketScript`).
+    static func html(title: String, stages: [String], masked: [String] = [], content: String, script: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en" xmlns="http://www.w3.org/1999/xhtml">
@@ -29,7 +29,7 @@ enum PipelinePage {
             <p id="connection" class="connection" role="status" aria-live="polite" data-state="connecting">connecting…</p>
           </header>
         \(content)
-        \(MarbleDiagram.markup(stages: stages))
+        \(MarbleDiagram.markup(stages: stages, masked: masked))
           <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
         <script>//<![CDATA[

@@ -36,10 +36,14 @@ extension Publishers {
             self.tracer = tracer
         }
 
-        // Inlinable, and `receive(subscriber:)` rather than `subscribe` (as in `Map`): the
-        // optimiser declines to specialise a `subscribe` reached from another one, so with
-        // tracing off the chain is specialised exactly as it is without this stage.
-        @inlinable
+        // Always inlined into the stage below it. A traced pipeline reaches this function once
+        // per stage, each time with a bigger subscriber type (the operators in between wrap
+        // it); the generic specialiser takes such a repeated, growing call for endless type
+        // growth and, past the second one, stops specialising — leaving the rest of the chain
+        // to run generic code (+23 % per value in the 4-stage benchmark). Inlined, this function
+        // never appears in the specialisation history, so with tracing off the chain is
+        // specialised exactly as it is without these stages (docs/benchmarks.md).
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             guard let tracer else {
                 upstream.receive(subscriber: subscriber)

@@ -3,60 +3,154 @@ import XCTest
 
 @testable import ServiceApp
 
-/// Headless Chromium on each pipeline page opened with `?trace=1`: the "show pipeline" switch is
-/// on, the diagram has one lane per catalog stage, and the session's events appear as marbles.
-/// Screenshots go to `.build/test-artifacts`.
+/// Headless Chromium on each pipeline page opened with `?trace=1`, typing as a person would, in
+/// real time (the server's clock and the page's in step): the "show pipeline" switch is on, the
+/// diagram has one lane per catalog stage, every lane has marbles, every mark has its hover
+/// title, tapping a marble shows its value and time, superseded requests show their cancel, and
+/// the diagram is drawn at the page's own pixel size without widening the page — on a desktop
+/// and on a phone. Screenshots go to `.build/test-artifacts` (the pictures in `docs/images`).
 final class MarbleDiagramChromiumTests: EndToEndTestCase {
-    /// Sets each `fields` entry (id → text) as typing would, then after 1.5 s reports the lanes
-    /// in order, whether marbles are drawn (each with its hover title), and whether the switch is
-    /// on. Then it keeps editing the first field every 700 ms, so the screenshot — taken when
-    /// Chromium's virtual time budget runs out, after older marbles scrolled away — has some.
-    private static func drive(_ fields: [(String, String)]) -> String {
-        let typing = fields.map { id, text in
-            #"$("\#(id)").value = "\#(text)"; $("\#(id)").dispatchEvent(new Event("input", { bubbles: true }));"#
-        }.joined(separator: "\n")
+    /// One step of a scripted session: `afterMs` after the previous step, set the field `id` to
+    /// `value` as typing would (an `input` event), or click `id` when `value` is nil.
+    struct Step {
+        let afterMs: Int, id: String, value: String?
+        init(_ afterMs: Int, _ id: String, _ value: String? = nil) {
+            self.afterMs = afterMs
+            self.id = id
+            self.value = value
+        }
+    }
+
+    /// Types a word letter by letter, `everyMs` apart, into `id`; the first letter `afterMs` after
+    /// the previous step.
+    static func typing(_ word: String, into id: String, after afterMs: Int, every everyMs: Int) -> [Step] {
+        word.indices.enumerated().map { index, end in
+            Step(index == 0 ? afterMs : everyMs, id, String(word[...end]))
+        }
+    }
+
+    /// The `drive` script: runs `steps`, waits `settleMs`, and reports
+    /// what it shows (see `expected`); with `secret`, also whether the diagram's text (labels and
+    /// titles) contains it.
+    static func drive(_ steps: [Step], settleMs: Int, secret: String? = nil) -> String {
+        let json = steps.map { step in
+            #"{"after":\#(step.afterMs),"id":"\#(step.id)","value":\#(step.value.map { "\"\($0)\"" } ?? "null")}"#
+        }.joined(separator: ",")
         return #"""
-            \#(typing)
-            setTimeout(function () {
-              var lanes = Array.prototype.map.call(doc.querySelectorAll("#marbles g.lane"), function (lane) { return lane.getAttribute("data-stage"); });
-              var values = doc.querySelectorAll("#marbles g.marble").length;
-              var titled = doc.querySelectorAll("#marbles g.marble title").length;
+            var steps = [\#(json)];
+            function step(index) {
+              if (index === steps.length) { setTimeout(report, \#(settleMs)); return; }
+              setTimeout(function () {
+                var field = $(steps[index].id);
+                if (steps[index].value === null) { field.click(); }
+                else { field.value = steps[index].value; field.dispatchEvent(new Event("input", { bubbles: true })); }
+                step(index + 1);
+              }, steps[index].after);
+            }
+            function report() {
+              var svg = $("marbles"), all = function (selector) { return Array.prototype.slice.call(doc.querySelectorAll(selector)); };
+              var lanes = all("#marbles g.lane").map(function (lane) { return lane.getAttribute("data-stage"); });
+              var empty = lanes.filter(function (stage) { return !doc.querySelector('#marbles g.marble[data-stage="' + stage + '"]'); });
+              var marks = all("#marbles g.event"), titled = marks.filter(function (mark) { return mark.querySelector("title"); });
+              var cancels = all('#marbles g.event[data-event="cancel"]').map(function (mark) { return mark.getAttribute("data-stage"); })
+                .filter(function (stage, index, list) { return list.indexOf(stage) === index; });
+              var last = all('#marbles g.marble[data-stage="' + lanes[lanes.length - 1] + '"]').pop();
+              if (last) { last.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+              var tapped = $("marble-detail").textContent.replace(/ at [0-9]+(\.[0-9])? ms$/, " at T ms");
+              var scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+              var root = doc.documentElement;
               finish("switch=" + $("show-pipeline").checked + " visible=" + !$("marble-view").hidden + " lanes=" + lanes.join(",")
-                + " marbles=" + (values > 0) + " titled=" + (titled === values));
-              var field = $("\#(fields[0].0)"), base = field.value, count = 0;
-              setInterval(function () {
-                count += 1;
-                field.value = count % 2 === 0 ? base : base.slice(0, -1);
-                field.dispatchEvent(new Event("input", { bubbles: true }));
-              }, 700);
-            }, 1500);
+                + " empty=" + empty.join(",") + " titled=" + (marks.length > 0 && titled.length === marks.length)
+                + " cancels=" + cancels.join(",") + " tap=" + tapped + " scale=" + scale.toFixed(2) + " overflow=" + (root.scrollWidth > root.clientWidth)
+                + \#(secret.map { #"" shows-secret=" + (svg.textContent.indexOf("\#($0)") >= 0)"# } ?? #""""#));
+            }
+            step(0);
             """#
     }
 
-    private func check(page: String, pipeline: PipelineDescriptor, fields: [(String, String)], screenshot: String) throws {
-        try startService { $0.search.debounceMs = 50 }
-        let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: port)
-        let report = try driver.run(page: page + "?trace=1", drive: Self.drive(fields), screenshot: screenshot)
-        XCTAssertEqual(report, "switch=true visible=true lanes=\(pipeline.stages.joined(separator: ",")) marbles=true titled=true")
+    /// What `drive` reports for `pipeline` with every lane holding marbles, cancels in the
+    /// `cancels` lanes, and `tapped` under the diagram after a tap on the last lane's newest marble.
+    static func expected(_ pipeline: PipelineDescriptor, cancels: [String], tapped: String) -> String {
+        "switch=true visible=true lanes=\(pipeline.stages.joined(separator: ",")) empty= titled=true"
+            + " cancels=\(cancels.joined(separator: ",")) tap=\(tapped) at T ms scale=1.00 overflow=false"
     }
+
+    private func driver(_ viewport: ChromiumPageDriver.Viewport) throws -> ChromiumPageDriver {
+        var driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: port)
+        driver.viewport = viewport
+        driver.virtualTimeBudgetMs = nil
+        return driver
+    }
+
+    /// A desktop window just around each page's card (720 px wide while tracing), so the
+    /// screenshots can go into the docs as they are.
+    private static func desktop(height: Int) -> ChromiumPageDriver.Viewport { .init(width: 800, height: height) }
+
+    /// The book's username, typed with a slow first answer for "heck": throttle drops "hec", the
+    /// slow lookup of "heck" is superseded by "heckj" 1.3 s later (a cancel in the lookup lane),
+    /// a later "heck" is answered at once, and a typo fixed within one window is dropped by
+    /// removeDuplicates.
+    static let userSession: [Step] = [
+        Step(0, "username", "h"), Step(300, "username", "he"), Step(300, "username", "hec"), Step(300, "username", "heck"),
+        Step(1_300, "username", "heckj"), Step(1_200, "username", "heck"), Step(2_600, "username", "heckj"),
+        Step(200, "username", "heckjx"), Step(150, "username", "heckj"),
+    ]
 
     func testUserLookupPageDrawsEveryStage() throws {
-        try check(page: "/", pipeline: .githubUser, fields: [("username", "heckj")], screenshot: "marbles-github-user.png")
+        try startService()
+        fake.script("heck", .delay(milliseconds: 3_000))
+        let report = try driver(Self.desktop(height: 740)).run(
+            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
+        XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
 
+    func testUserLookupPageOnAPhone() throws {
+        try startService()
+        fake.script("heck", .delay(milliseconds: 3_000))
+        let report = try driver(.phone).run(
+            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user-phone.png")
+        XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
+    }
+
+    /// Typing debounced into one search; a refresh while that search is slow supersedes it (a
+    /// cancel in the search lane); more typing and another refresh.
     func testSearchPageDrawsEveryStage() throws {
-        try check(page: "/search", pipeline: .search, fields: [("query", "heck")], screenshot: "marbles-search.png")
+        try startService()
+        fake.scriptSearch(.delay(milliseconds: 3_000))
+        let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
+            + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
+        let report = try driver(Self.desktop(height: 870)).run(
+            page: "/search?trace=1", drive: Self.drive(steps, settleMs: 900), screenshot: "marbles-search.png")
+        XCTAssertEqual(report, Self.expected(.search, cancels: ["search"], tapped: "switchToLatest value heckj · ok"))
     }
 
+    /// Each field typed letter by letter; the password's lanes show dots, as its fields do.
     func testFormPageDrawsEveryStage() throws {
-        try check(page: "/form", pipeline: .form, fields: [("value1", "joé"), ("value2", "secret"), ("value2_repeat", "secret")],
-                  screenshot: "marbles-form.png")
+        try startService()
+        let steps = Self.typing("joé", into: "value1", after: 300, every: 300)
+            + Self.typing("secret", into: "value2", after: 600, every: 200)
+            + Self.typing("secret", into: "value2_repeat", after: 600, every: 200)
+        let report = try driver(Self.desktop(height: 850)).run(
+            page: "/form?trace=1", drive: Self.drive(steps, settleMs: 900, secret: "secret"), screenshot: "marbles-form.png")
+        XCTAssertEqual(report, Self.expected(.form, cancels: [], tapped: "readyToSubmit value true") + " shows-secret=false", "the password is drawn masked")
     }
 
     func testWithoutTraceTheDiagramIsHiddenAndEmpty() throws {
         try startService()
         let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: port)
-        let report = try driver.run(page: "/", drive: Self.drive([("username", "heckj")]))
-        XCTAssertEqual(report, "switch=false visible=false lanes=\(PipelineDescriptor.githubUser.stages.joined(separator: ",")) marbles=false titled=true")
+        let drive = #"""
+            $("username").value = "heckj";
+            $("username").dispatchEvent(new Event("input", { bubbles: true }));
+            var tries = 0, poll = setInterval(function () {
+              tries += 1;
+              if ($("login").textContent !== "heckj" && tries < 100) { return; }
+              clearInterval(poll);
+              var lanes = Array.prototype.map.call(doc.querySelectorAll("#marbles g.lane"), function (lane) { return lane.getAttribute("data-stage"); });
+              finish("switch=" + $("show-pipeline").checked + " visible=" + !$("marble-view").hidden + " lanes=" + lanes.join(",")
+                + " marks=" + doc.querySelectorAll("#marbles g.event").length + " result=" + $("login").textContent);
+            }, 100);
+            """#
+        let report = try driver.run(page: "/", drive: drive)
+        XCTAssertEqual(report, "switch=false visible=false lanes=\(PipelineDescriptor.githubUser.stages.joined(separator: ",")) marks=0 result=heckj")
     }
 }

@@ -1,12 +1,13 @@
 import FakeGithub
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 @testable import ServiceApp
 import StreamCore
 import XCTest
 
-/// `?trace=1` on virtual time: the seed's username trace gives the exact events per stage, and
-/// tracing changes nothing else the pipeline sends.
+/// `?trace=1` on virtual time: the seed's username trace gives the exact events per stage, a
+/// superseded lookup shows its cancel, and tracing changes nothing else the pipeline sends.
 final class PipelineTraceTests: XCTestCase {
     private var fake: FakeGithub!
     private var baseURL: URL!
@@ -31,39 +32,36 @@ final class PipelineTraceTests: XCTestCase {
         var lines: [String] { lock.withLock { stored } }
     }
 
-    /// Types the book's trace — h, he, hec, heck, heckj, one value per 600 ms (past the 500 ms
-    /// throttle window) — waiting for each result; returns everything written.
-    private func run(tracing: Bool) throws -> [String] {
+    /// One pipeline on virtual time, writing its events (and, when tracing, its traces) to `log`.
+    private struct Session {
         let scheduler = DispatchQueue.test
         let log = Log()
-        let client = GithubClient(configuration: .init(baseURL: baseURL))  // a cold cache per run
-        let tracer = tracing ? PipelineTracer(scheduler: scheduler.eraseToAnyScheduler()) { log.append($0) } : nil
-        let pipeline = GithubUserPipeline(
-            client: client, throttle: .milliseconds(500), scheduler: scheduler.eraseToAnyScheduler(), tracer: tracer,
-            write: { log.append($0.json) }
-        )
-        defer { pipeline.cancel() }
-        for (index, value) in ["h", "he", "hec", "heck", "heckj"].enumerated() {
+        let pipeline: GithubUserPipeline
+
+        init(baseURL: URL, tracing: Bool) {
+            let client = GithubClient(configuration: .init(baseURL: baseURL))  // a cold cache per session
+            let log = self.log
+            let tracer = tracing ? PipelineTracer(scheduler: scheduler.eraseToAnyScheduler()) { log.append($0) } : nil
+            pipeline = GithubUserPipeline(
+                client: client, throttle: .milliseconds(500), scheduler: scheduler.eraseToAnyScheduler(), tracer: tracer,
+                write: { log.append($0.json) }
+            )
+        }
+
+        /// Sends `value` and lets the throttle pass it on at once (a value per window).
+        func type(_ value: String) {
             pipeline.input.send(value)
             scheduler.advance()
-            let deadline = Date().addingTimeInterval(10)
-            while !log.lines.contains(where: { $0.contains(#""query":"\#(value)""#) && $0.contains(#""type":"result""#) }),
-                  Date() < deadline { usleep(2_000) }
-            XCTAssertTrue(log.lines.contains { $0.contains(#""type":"result""#) && $0.contains(#""query":"\#(value)""#) }, "result \(index)")
-            scheduler.advance(by: .milliseconds(600))
         }
-        return log.lines
-    }
 
-    func testTheSeedsUsernameTraceStageByStage() throws {
-        let lines = try run(tracing: true)
-        let traces = lines.compactMap { line -> [String: Any]? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["type"] as? String == "trace" else { return nil }
-            return object
+        /// Waits (real time: the lookup goes to the fake) for the result of `query`.
+        func waitForResult(_ query: String) -> Bool {
+            waitUntil(timeout: 10) { log.lines.contains { $0.contains(#""type":"result""#) && $0.contains(#""query":"\#(query)""#) } }
         }
-        func stage(_ name: String) -> [String] {
-            traces.filter { $0["stage"] as? String == name }.map { trace in
+
+        /// The trace events of `stage` as "t event [value]" (a lookup result's value as "query status").
+        func lane(_ stage: String) -> [String] {
+            traces.filter { $0["stage"] as? String == stage }.map { trace in
                 let t = trace["t"] as? Double ?? -1
                 var text = "\(Int(t)) \(trace["event"] as? String ?? "?")"
                 if let value = trace["value"] as? String { text += " \(value)" }
@@ -71,27 +69,87 @@ final class PipelineTraceTests: XCTestCase {
                 return text
             }
         }
+
+        var traces: [[String: Any]] {
+            log.lines.compactMap { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      object["type"] as? String == "trace" else { return nil }
+                return object
+            }
+        }
+    }
+
+    /// Types the book's trace — h, he, hec, heck, heckj, one value per 600 ms (past the 500 ms
+    /// throttle window) — waiting for each result.
+    private func typeTheSeedsTrace(into session: Session) {
+        for value in ["h", "he", "hec", "heck", "heckj"] {
+            session.type(value)
+            XCTAssertTrue(session.waitForResult(value), "result for \(value)")
+            session.scheduler.advance(by: .milliseconds(600))
+        }
+    }
+
+    func testTheSeedsUsernameTraceStageByStage() throws {
+        let session = Session(baseURL: baseURL, tracing: true)
+        defer { session.pipeline.cancel() }
+        typeTheSeedsTrace(into: session)
         let typed = ["0 value h", "600 value he", "1200 value hec", "1800 value heck", "2400 value heckj"]
-        XCTAssertEqual(stage("input"), ["0 subscription"] + typed)
-        XCTAssertEqual(stage("throttle"), ["0 subscription"] + typed, "a value per window passes at once")
-        XCTAssertEqual(stage("removeDuplicates"), ["0 subscription"] + typed)
-        XCTAssertEqual(stage("lookup"), [
+        XCTAssertEqual(session.lane("input"), ["0 subscription"] + typed)
+        XCTAssertEqual(session.lane("throttle"), ["0 subscription"] + typed, "a value per window passes at once")
+        XCTAssertEqual(session.lane("removeDuplicates"), ["0 subscription"] + typed)
+        XCTAssertEqual(session.lane("lookup"), [
             "0 subscription", "0 value h too_short", "0 completion",
             "600 subscription", "600 value he too_short", "600 completion",
             "1200 subscription", "1200 value hec found", "1200 completion",
             "1800 subscription", "1800 value heck found", "1800 completion",
             "2400 subscription", "2400 value heckj found", "2400 completion",
         ])
-        XCTAssertEqual(stage("switchToLatest"), ["0 subscription", "0 value h too_short", "600 value he too_short",
-                                                 "1200 value hec found", "1800 value heck found", "2400 value heckj found"])
-        let times = traces.compactMap { $0["t"] as? Double }
+        XCTAssertEqual(session.lane("switchToLatest"), ["0 subscription", "0 value h too_short", "600 value he too_short",
+                                                        "1200 value hec found", "1800 value heck found", "2400 value heckj found"])
+        let times = session.traces.compactMap { $0["t"] as? Double }
         XCTAssertEqual(times, times.sorted(), "t never goes down")
     }
 
+    /// As in the book's own run, "heck" is typed while "hec" is still being fetched: the `lookup`
+    /// lane shows the superseded request's subscription and its cancel (no value, no
+    /// completion), and the fake sees that request's connection closed long before its answer.
+    func testASupersededLookupShowsItsCancel() throws {
+        fake.setFault(.delay(milliseconds: 3_000), for: "hec")
+        let session = Session(baseURL: baseURL, tracing: true)
+        defer { session.pipeline.cancel() }
+        let started = Date()
+        session.type("hec")
+        XCTAssertTrue(waitUntil { self.fake.requestCount(for: "hec") == 1 }, "the slow request went out")
+        let closedBefore = fake.connectionsClosed
+        session.scheduler.advance(by: .milliseconds(600))
+        session.type("heck")
+        XCTAssertTrue(session.waitForResult("heck"))
+        XCTAssertTrue(waitUntil(timeout: 2) { self.fake.connectionsClosed > closedBefore }, "the superseded request was not closed")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "closed before the slow answer was due")
+
+        XCTAssertEqual(session.lane("input"), ["0 subscription", "0 value hec", "600 value heck"])
+        XCTAssertEqual(session.lane("lookup"), [
+            "0 subscription", "600 cancel",
+            "600 subscription", "600 value heck found", "600 completion",
+        ])
+        XCTAssertEqual(session.lane("switchToLatest"), ["0 subscription", "600 value heck found"])
+        let events = session.log.lines.filter { !$0.contains(#""type":"trace""#) }
+        XCTAssertFalse(events.contains { $0.contains(#""query":"hec""#) }, "the superseded lookup is never reported")
+        XCTAssertEqual(events.filter { $0.contains(#""type":"activity""#) }, [
+            #"{"active":true,"type":"activity"}"#, #"{"active":false,"type":"activity"}"#,
+            #"{"active":true,"type":"activity"}"#, #"{"active":false,"type":"activity"}"#,
+        ])
+    }
+
     func testTracesOffSendExactlyTheSameEvents() throws {
-        let traced = try run(tracing: true).filter { !$0.contains(#""type":"trace""#) }
-        let plain = try run(tracing: false)
-        XCTAssertFalse(plain.contains { $0.contains(#""type":"trace""#) })
-        XCTAssertEqual(traced, plain)
+        let traced = Session(baseURL: baseURL, tracing: true)
+        defer { traced.pipeline.cancel() }
+        typeTheSeedsTrace(into: traced)
+        let plain = Session(baseURL: baseURL, tracing: false)
+        defer { plain.pipeline.cancel() }
+        typeTheSeedsTrace(into: plain)
+        XCTAssertFalse(traced.traces.isEmpty)
+        XCTAssertFalse(plain.log.lines.contains { $0.contains(#""type":"trace""#) })
+        XCTAssertEqual(traced.log.lines.filter { !$0.contains(#""type":"trace""#) }, plain.log.lines)
     }
 }

@@ -11,15 +11,29 @@ import XCTest
 /// script, `/hold.js`, is answered only after `/done` (or 15 s), so Chromium's load event — and
 /// with it the dump or the screenshot — comes after the result.
 struct ChromiumPageDriver {
+    /// The size of the page's frame (and of a screenshot).
+    struct Viewport {
+        var width: Int, height: Int
+        static let desktop = Viewport(width: 1000, height: 700)
+        /// A phone held upright (CSS pixels of a common 6.1" phone).
+        static let phone = Viewport(width: 390, height: 844)
+    }
+
     let chromium: String
     let servicePort: UInt16
+    var viewport = Viewport.desktop
+    /// Chromium's virtual time budget in ms: timers run as fast as the page is idle, and the dump
+    /// or screenshot comes once it is spent. Nil: real time — the screenshot comes when the
+    /// page has reported (its load event), so a `drive` that paces itself in real time is seen
+    /// as a person would see it, with the server's clock and the page's in step.
+    var virtualTimeBudgetMs: Int? = 10_000
 
     /// Runs `drive` on `page`; returns what it reported, and saves a screenshot as `screenshot`
     /// (under `.build/test-artifacts`) when given.
     func run(page: String, drive: String, screenshot: String? = nil, timeout: TimeInterval = 40) throws -> String {
         let report = Report()
         var router = Router()
-        let wrapper = Self.wrapper(url: "http://127.0.0.1:\(servicePort)\(page)", drive: drive)
+        let wrapper = Self.wrapper(url: "http://127.0.0.1:\(servicePort)\(page)", drive: drive, viewport: viewport)
         router.get("/wrapper", immediate: { _ in HTTPResponse(contentType: "text/html; charset=utf-8", text: wrapper) })
         router.get("/done", immediate: { request in
             let query = request.query ?? ""
@@ -42,12 +56,13 @@ struct ChromiumPageDriver {
         var arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--user-data-dir=\(profile.path)", "--disable-web-security", "--disable-site-isolation-trials",
-            "--disable-features=IsolateOrigins,site-per-process", "--virtual-time-budget=10000",
+            "--disable-features=IsolateOrigins,site-per-process",
         ]
+        if let virtualTimeBudgetMs { arguments.append("--virtual-time-budget=\(virtualTimeBudgetMs)") }
         if let screenshot {
             let file = BrowserPageChromiumTests.artifacts.appendingPathComponent(screenshot)
             try? FileManager.default.removeItem(at: file)
-            arguments += ["--window-size=1000,720", "--screenshot=\(file.path)"]
+            arguments += ["--window-size=\(viewport.width),\(viewport.height)", "--screenshot=\(file.path)"]
         } else {
             arguments += ["--dump-dom"]
         }
@@ -56,15 +71,18 @@ struct ChromiumPageDriver {
         return try XCTUnwrap(report.value, "the page never reported: \(chromium.output.suffix(3000))")
     }
 
-    private static func wrapper(url: String, drive: String) -> String {
+    /// The frame fills the window, so a screenshot is the page alone; the report line sits below
+    /// it, out of the picture (it is in the `/done` request and the DOM dump).
+    private static func wrapper(url: String, drive: String, viewport: Viewport) -> String {
         """
         <!doctype html>
         <html><head><meta charset="utf-8"><title>Service page, driven</title>
-        <style>body { margin: 0; font: 14px sans-serif; } iframe { width: 1000px; height: 680px; border: 0; }
+        <style>body { margin: 0; font: 14px sans-serif; overflow: hidden; }
+        iframe { display: block; width: \(viewport.width)px; height: \(viewport.height)px; border: 0; }
         #report { padding: 4px 8px; background: #eee; }</style></head>
         <body>
-        <div id="report">pending</div>
         <iframe id="app" src="\(url)"></iframe>
+        <div id="report">pending</div>
         <script>
         (function () {
           var frame = document.getElementById("app");
