@@ -90,19 +90,8 @@ extension GithubClient {
                 .eraseToAnyPublisher()
     }
 
-    /// The shared entry for `key` (nil when absent or the store is unreachable).
-    private static func load(_ key: String, from store: any SharedResponseStore) -> AnyPublisher<SharedEntry?, Never> {
-        Deferred {
-            Future<SharedEntry?, Never> { promise in
-                let promise = PromiseBox(promise)
-                store.load(key) { promise.fulfill(.success($0)) }
-            }
-        }
-        .eraseToAnyPublisher()
-    }
-
     /// Takes a shared entry into this replica's cache (a body that does not decode is ignored).
-    private func adopt(_ shared: SharedEntry, for key: String) {
+    func adopt(_ shared: SharedEntry, for key: String) {
         var user: GithubUser?
         if let body = shared.body {
             guard let decoded = try? JSONDecoder().decode(GithubUser.self, from: body) else { return }
@@ -118,11 +107,11 @@ extension GithubClient {
         sharedCache.save(key, shared, ttl: cache.sharedLifetime(of: entry))
     }
 
-    /// The upstream lookup of `login`, shared by concurrent subscribers; a new one is charged to
-    /// `quota` first.
+    /// The upstream lookup of `login`, shared by concurrent subscribers (on this replica, and
+    /// with shared flights on all); a new one is charged to `quota` first.
     private func sharedLookup(login: String, key: String, quota: (any UpstreamQuota)?) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         let shared = coalescer.publisher(for: key, admit: { quota?.spend() }) { [self] in
-            withRetries(label: login) { [self] in attempt(login: login) }
+            acrossReplicas(key: key) { [self] in withRetries(label: login) { [self] in attempt(login: login) } }
         }
         let publisher: AnyPublisher<CachedAnswer<GithubUser>, GithubError>
         switch shared {
@@ -143,20 +132,23 @@ extension GithubClient {
             .eraseToAnyPublisher()
     }
 
-    /// One upstream request, once `gate` lets it through and unless `core` is paused.
+    /// One upstream request, once `gate` lets it through and unless `core` is paused (here or,
+    /// with a shared store, for all replicas).
     func attempt(login: String) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         gate.admit { [self] () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
             if let paused: AnyPublisher<CachedAnswer<GithubUser>, GithubError> = pausedFailure("core") { return paused }
-            let cached = cache.entry(for: login)
-            let started = DispatchTime.now()
-            return http.dataTaskPublisher(for: request(for: login, etag: cached?.value == nil ? nil : cached?.etag))
-                .mapError(GithubError.init(urlError:))
-                .tryMap { [self] data, response in try answer(from: data, response: response, cached: cached, login: login) }
-                .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-                .handleEvents(receiveCompletion: { [events] completion in
-                    events.requested(outcome: completion.outcome, since: started)
-                })
-                .eraseToAnyPublisher()
+            return whenSharedBudgetAllows("core") { [self] in
+                let cached = cache.entry(for: login)
+                let started = DispatchTime.now()
+                return http.dataTaskPublisher(for: request(for: login, etag: cached?.value == nil ? nil : cached?.etag))
+                    .mapError(GithubError.init(urlError:))
+                    .tryMap { [self] data, response in try answer(from: data, response: response, cached: cached, login: login) }
+                    .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
+                    .handleEvents(receiveCompletion: { [events] completion in
+                        events.requested(outcome: completion.outcome, since: started)
+                    })
+                    .eraseToAnyPublisher()
+            }
         }
     }
 

@@ -59,19 +59,22 @@ extension GithubClient {
         .eraseToAnyPublisher()
     }
 
-    /// One upstream search request, once `gate` lets it through and unless `search` is paused.
+    /// One upstream search request, once `gate` lets it through and unless `search` is paused
+    /// (here or, with a shared store, for all replicas).
     func searchAttempt(text: String, perPage: Int, key: String) -> AnyPublisher<GithubSearchPage, GithubError> {
         gate.admit { [self] () -> AnyPublisher<GithubSearchPage, GithubError> in
             if let paused: AnyPublisher<GithubSearchPage, GithubError> = pausedFailure("search") { return paused }
-            let started = DispatchTime.now()
-            return http.dataTaskPublisher(for: searchRequest(text: text, perPage: perPage))
-                .mapError(GithubError.init(urlError:))
-                .tryMap { [self] data, response in try searchPage(from: data, response: response, key: key) }
-                .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-                .handleEvents(receiveCompletion: { [events] completion in
-                    events.requested(outcome: completion.outcome, since: started)
-                })
-                .eraseToAnyPublisher()
+            return whenSharedBudgetAllows("search") { [self] in
+                let started = DispatchTime.now()
+                return http.dataTaskPublisher(for: searchRequest(text: text, perPage: perPage))
+                    .mapError(GithubError.init(urlError:))
+                    .tryMap { [self] data, response in try searchPage(from: data, response: response, key: key) }
+                    .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
+                    .handleEvents(receiveCompletion: { [events] completion in
+                        events.requested(outcome: completion.outcome, since: started)
+                    })
+                    .eraseToAnyPublisher()
+            }
         }
     }
 

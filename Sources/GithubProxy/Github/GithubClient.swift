@@ -45,6 +45,14 @@ public final class GithubClient: Sendable {
     public let gate: UpstreamGate
     /// The cache replicas share (Redis), behind `cache`; nil: this replica's cache only.
     public let sharedCache: (any SharedResponseStore)?
+    /// The rate limits replicas share (Redis), next to `rateLimits`; nil: this replica's only.
+    public let sharedRateLimits: (any SharedRateLimitStore)?
+    /// Where replicas coalesce user lookups (Redis); nil (or no `sharedCache`): this replica's
+    /// coalescing only.
+    public let sharedFlights: (any SharedFlights)?
+    /// How long a lookup waits for another replica's request for the same user before it
+    /// fetches on its own.
+    public let flightWait: TimeInterval
     let http: CurlHTTPClient
     let scheduler: AnySchedulerOf<DispatchQueue>
     let coalescer = RequestCoalescer<CachedAnswer<GithubUser>, GithubError>()
@@ -69,10 +77,15 @@ public final class GithubClient: Sendable {
         searchCache: ResponseCache<GithubSearchPage> = ResponseCache(size: GithubSearchPage.estimatedBytes),
         budget: RateLimitBudget = RateLimitBudget(), searchBudget: RateLimitBudget = RateLimitBudget(),
         gate: UpstreamGate = UpstreamGate(), sharedCache: (any SharedResponseStore)? = nil,
+        sharedRateLimits: (any SharedRateLimitStore)? = nil,
+        sharedFlights: (any SharedFlights)? = nil, flightWait: TimeInterval = 5,
         events: GithubClientEvents = GithubClientEvents(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.sharedCache = sharedCache
+        self.sharedRateLimits = sharedRateLimits
+        self.sharedFlights = sharedFlights
+        self.flightWait = flightWait
         self.configuration = configuration
         self.http = http
         self.scheduler = scheduler
@@ -131,13 +144,44 @@ public final class GithubClient: Sendable {
     }
 
     /// Reads the rate-limit headers of a response into the budget of the resource it names
-    /// (`expected` when it names none); returns the pause it began, if any.
+    /// (`expected` when it names none), and shares them; returns the pause it began, if any.
     func readLimits(_ response: HTTPURLResponse, body: Data, expected: String) -> RateLimitBudget.Pause? {
-        let header = { (name: String) in response.value(forHTTPHeaderField: name) }
+        let header = { (name: String) in response.value(forHTTPHeaderField: name)?.trimmingCharacters(in: .whitespaces) }
         let resource = header("x-ratelimit-resource") ?? expected
         let pause = rateLimits.budget(for: resource).read(statusCode: response.statusCode, header: header, body: body)
         if let pause { events.paused(resource: resource, pause: pause) }
+        if let sharedRateLimits {
+            let reading = RateLimitReading(
+                remaining: header("x-ratelimit-remaining").flatMap { Int($0) },
+                reset: header("x-ratelimit-reset").flatMap { TimeInterval($0) }.map(Date.init(timeIntervalSince1970:)),
+                pauseSeconds: pause?.seconds
+            )
+            sharedRateLimits.record(resource, reading)
+        }
         return pause
+    }
+
+    /// `request`, once the replicas' shared budget of `resource` gives it one request; a spent or
+    /// paused shared budget fails `rateLimited` without a request, and pauses this replica's
+    /// budget as long. Without a shared store (or with it unreachable) `request` runs at once.
+    func whenSharedBudgetAllows<Value>(
+        _ resource: String, _ request: @escaping () -> AnyPublisher<Value, GithubError>
+    ) -> AnyPublisher<Value, GithubError> {
+        guard let sharedRateLimits else { return request() }
+        return Deferred {
+            Future<Int?, Never> { promise in
+                let promise = PromiseBox(promise)
+                sharedRateLimits.take(resource) { promise.fulfill(.success($0)) }
+            }
+        }
+        .setFailureType(to: GithubError.self)
+        .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<Value, GithubError> in
+            guard let wait else { return request() }
+            rateLimits.budget(for: resource).pause(seconds: wait)
+            events.requested(outcome: "rate_limited_shared")
+            return Fail(error: .rateLimited(retryAfterSeconds: wait)).eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
     }
 
     /// The local answer when the caller's own quota is spent: no request goes out.

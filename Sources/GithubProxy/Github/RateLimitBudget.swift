@@ -52,6 +52,13 @@ public final class RateLimitBudget: @unchecked Sendable {
         }
     }
 
+    /// Pauses requests for `seconds` from now (a pause already longer stays): another replica
+    /// found the resource spent or paused.
+    public func pause(seconds: Int) {
+        let until = now().addingTimeInterval(TimeInterval(max(1, seconds)))
+        lock.withLock { blockedUntil = max(blockedUntil ?? until, until) }
+    }
+
     /// Reads a response: `x-ratelimit-remaining`/`x-ratelimit-reset`, `retry-after`, and for a
     /// 403/429 whether `body` names a secondary rate limit. Returns the seconds to wait when
     /// the response says the resource is spent or paused.

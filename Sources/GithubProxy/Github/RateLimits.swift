@@ -17,13 +17,18 @@ public final class RateLimits: @unchecked Sendable {
     /// The budget of `resource`, made on first use. Resources are few and named by GitHub; a
     /// name over 32 characters is folded into `other` so a broken upstream cannot grow the table.
     public func budget(for resource: String) -> RateLimitBudget {
-        let name = resource.count <= 32 ? resource.lowercased() : "other"
+        let name = Self.name(of: resource)
         return lock.withLock {
             if let budget = budgets[name] { return budget }
             let budget = RateLimitBudget(now: now)
             budgets[name] = budget
             return budget
         }
+    }
+
+    /// The table's name for `resource`: lowercased, and `other` past 32 characters.
+    public static func name(of resource: String) -> String {
+        resource.count <= 32 ? resource.lowercased() : "other"
     }
 
     /// The resources seen so far and the seconds each is still paused (nil when open).

@@ -43,9 +43,20 @@ public final class RedisClient: Sendable {
     public let configuration: Configuration
     private let slots: [Slot]
     private let next = RoundRobin()
+    private let reachability = Reachability()
+    private let onCommand: @Sendable () -> Void
+    private let onFailure: @Sendable (RedisError) -> Void
 
-    public init(configuration: Configuration) {
+    /// - Parameters:
+    ///   - onCommand: called once per command sent (a round trip), for metrics.
+    ///   - onFailure: called with every failure (for the "Redis unavailable" log and metric).
+    public init(
+        configuration: Configuration, onCommand: @escaping @Sendable () -> Void = {},
+        onFailure: @escaping @Sendable (RedisError) -> Void = { _ in }
+    ) {
         self.configuration = configuration
+        self.onCommand = onCommand
+        self.onFailure = onFailure
         let settings = RedisConnection.Settings(
             host: configuration.host, port: configuration.port, database: configuration.database,
             timeoutMilliseconds: configuration.timeoutMilliseconds
@@ -56,14 +67,46 @@ public final class RedisClient: Sendable {
     }
 
     /// Runs `arguments` as one command; `completion` runs on the connection's queue.
-    public func run(_ arguments: [String], completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void) {
-        run(arguments.map { Array($0.utf8) }, completion: completion)
+    public func run(
+        _ arguments: [String], affinity: String? = nil, completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        run(arguments.map { Array($0.utf8) }, affinity: affinity, completion: completion)
     }
 
-    /// Runs one command of byte-string arguments (values that are not text).
-    public func run(_ arguments: [[UInt8]], completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void) {
-        let slot = slots[next.take(modulo: slots.count)]
-        slot.queue.async { completion(slot.connection.run(arguments)) }
+    /// Runs one command of byte-string arguments (values that are not text). Commands with the
+    /// same `affinity` go to the same connection, so they reach Redis in the order they were
+    /// given (a cache write, then the message that says it is there); without one, connections
+    /// take turns.
+    public func run(
+        _ arguments: [[UInt8]], affinity: String? = nil, completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        let index = affinity.map { Int(UInt(bitPattern: $0.hashValue) % UInt(slots.count)) } ?? next.take(modulo: slots.count)
+        let slot = slots[index]
+        onCommand()
+        slot.queue.async { [self] in completion(noted(slot.connection.run(arguments))) }
+    }
+
+    /// Whether the last command reached Redis (true until one did not; an error reply still
+    /// counts as reached). For `/readyz`.
+    public var isAvailable: Bool { reachability.value }
+
+    /// Records whether `result` reached Redis, and reports a failure.
+    private func noted(_ result: Result<RedisReply, RedisError>) -> Result<RedisReply, RedisError> {
+        switch result {
+        case .success, .failure(.server): reachability.value = true
+        case .failure(.connection), .failure(.timeout): reachability.value = false
+        }
+        if case .failure(let error) = result { onFailure(error) }
+        return result
+    }
+
+    /// Runs a Lua script (`EVAL`) with its keys and arguments; Redis runs it atomically.
+    public func eval(
+        _ script: String, keys: [String], arguments: [String], affinity: String? = nil,
+        completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        let command = ["EVAL", script, String(keys.count)] + keys + arguments
+        run(command.map { Array($0.utf8) }, affinity: affinity, completion: completion)
     }
 
     /// The command as a publisher: subscribing runs it once; the reply or the error follows on
@@ -82,7 +125,8 @@ public final class RedisClient: Sendable {
     /// event loop).
     public func runAndWait(_ arguments: [String]) -> Result<RedisReply, RedisError> {
         let slot = slots[next.take(modulo: slots.count)]
-        return slot.queue.sync { slot.connection.run(arguments.map { Array($0.utf8) }) }
+        onCommand()
+        return noted(slot.queue.sync { slot.connection.run(arguments.map { Array($0.utf8) }) })
     }
 
     /// One connection and the queue that owns it.
@@ -95,6 +139,18 @@ public final class RedisClient: Sendable {
             self.queue = queue
             self.connection = connection
         }
+    }
+}
+
+/// Whether Redis was reached by the last command.
+private final class Reachability: @unchecked Sendable {
+    // Sendable: `reached` is guarded by `lock`.
+    private let lock = NSLock()
+    private var reached = true
+
+    var value: Bool {
+        get { lock.withLock { reached } }
+        set { lock.withLock { reached = newValue } }
     }
 }
 

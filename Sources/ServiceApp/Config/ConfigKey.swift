@@ -7,6 +7,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case redisUrl = "redis.url"
     case redisPoolSize = "redis.poolSize"
     case redisTimeoutMs = "redis.timeoutMs"
+    case redisFlightWaitMs = "redis.flightWaitMs"
     case limitsSessionsPerClient = "limits.sessionsPerClient"
     case limitsLookupsPerClientPerMinute = "limits.lookupsPerClientPerMinute"
     case limitsMaxTrackedClients = "limits.maxTrackedClients"

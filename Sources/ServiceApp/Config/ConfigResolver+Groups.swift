@@ -78,10 +78,12 @@ extension ConfigResolver {
             maxTrackedClients: try reader.integer(.limitsMaxTrackedClients, default: defaults.maxTrackedClients, in: 100...10_000_000))
     }
 
-    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), its pool and timeout.
+    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), its pool and timeout, and
+    /// how long a lookup waits for another replica's request.
     static func redisSettings(_ reader: SettingReader) throws(ConfigError) -> ServiceConfig.RedisSettings {
         let poolSize = try reader.integer(.redisPoolSize, default: 4, in: 1...256)
         let timeout = try reader.integer(.redisTimeoutMs, default: 250, in: 1...60_000)
+        let flightWait = try reader.integer(.redisFlightWaitMs, default: 5_000, in: 1...120_000)
         // Value is optional (no URL, or "": no Redis); an unreadable URL is an error, not "none".
         let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
                                        reason: "must be redis://host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
@@ -91,7 +93,7 @@ extension ConfigResolver {
             }
             return .some(configuration)
         }
-        return ServiceConfig.RedisSettings(client: client)
+        return ServiceConfig.RedisSettings(client: client, flightWait: .milliseconds(flightWait))
     }
 
     /// The `"cache"` group.

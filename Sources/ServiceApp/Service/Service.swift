@@ -12,6 +12,8 @@ final class Service: Sendable {
     let client: GithubClient
     let metrics: ServiceMetrics
     let fairUse: FairUse
+    /// The state shared with other replicas through Redis, when `redis.url` is set.
+    let sharing: ReplicaSharing?
     private let readiness = Readiness()
 
     /// - Parameter scheduler: where throttle windows and retry delays run (a test scheduler in
@@ -28,9 +30,8 @@ final class Service: Sendable {
             requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
-        let sharedStore = config.redis.client.map { redis in
-            RedisResponseStore(client: RedisClient(configuration: redis), onFailure: RedisFailureReport(logger: logger).report)
-        }
+        let sharing = config.redis.client.map { ReplicaSharing(settings: config.redis, configuration: $0, logger: logger) }
+        self.sharing = sharing
         let client = GithubClient(
             configuration: .init(
                 baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
@@ -43,7 +44,8 @@ final class Service: Sendable {
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
-            sharedCache: sharedStore,
+            sharedCache: sharing?.cache, sharedRateLimits: sharing?.rateLimits,
+            sharedFlights: sharing?.flights, flightWait: sharing?.flightWait ?? 5,
             events: metrics.githubEvents
         )
         self.client = client
@@ -55,7 +57,7 @@ final class Service: Sendable {
         self.fairUse = fairUse
         server = HTTPServer(
             configuration: config.serverConfiguration,
-            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, redis: sharedStore),
+            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing),
             logger: logger
         )
         server.setErrorResponse { status, message in
@@ -79,11 +81,14 @@ final class Service: Sendable {
     /// connection is gone (or the drain timeout passed).
     func shutdown(completion: @escaping @Sendable () -> Void) {
         readiness.draining = true
-        server.shutdown(completion: completion)
+        server.shutdown { [sharing] in
+            sharing?.stop()
+            completion()
+        }
     }
 
     private static func router(
-        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, redis: RedisResponseStore?
+        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?
     ) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
@@ -102,7 +107,7 @@ final class Service: Sendable {
         // ready (the replica carries on with its own state), never an outage.
         router.get("/readyz", immediate: { _ in
             var body = ["status": readiness.draining ? "draining" : "ready"]
-            if let redis { body["redis"] = redis.isAvailable ? "available" : "unavailable" }
+            if let sharing { body["redis"] = sharing.availability }
             return JSONResponse.make(readiness.draining ? .serviceUnavailable : .ok, body)
         })
         router.get("/metrics", immediate: { _ in

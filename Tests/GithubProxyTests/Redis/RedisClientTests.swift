@@ -1,5 +1,6 @@
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 import XCTest
 
 /// The hiredis-based client against a real `redis-server` on loopback.

@@ -1,45 +1,12 @@
 import FakeGithub
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 import XCTest
 
 /// Two replicas (two `GithubClient`s with caches of their own) sharing one Redis: what one
 /// fetched, the other serves without asking GitHub; with Redis gone, each carries on alone.
-final class SharedCacheTests: FakeGithubTestCase {
-    private var redis: RedisServerProcess!
-    private let failures = Box<[RedisError]>([])
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        redis = try RedisServerProcess()
-    }
-
-    override func tearDown() {
-        redis = nil
-        super.tearDown()
-    }
-
-    private func replica() -> GithubClient {
-        let failures = self.failures
-        let store = RedisResponseStore(
-            client: RedisClient(configuration: .init(port: Int(redis.port), poolSize: 2, timeoutMilliseconds: 300)),
-            onFailure: { error in failures.mutate { $0.append(error) } }
-        )
-        return GithubClient(
-            configuration: .init(baseURL: baseURL, retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0)),
-            http: http, sharedCache: store, random: { 0.5 }
-        )
-    }
-
-    /// Saves are asynchronous (best effort): wait until Redis holds `count` cache keys.
-    private func waitForSharedKeys(_ count: Int) {
-        let client = RedisClient(configuration: .init(port: Int(redis.port)))
-        XCTAssertTrue(waitUntil {
-            guard case .success(.array(let keys)) = client.runAndWait(["KEYS", "serviceapp:cache:*"]) else { return false }
-            return keys.count >= count
-        }, "shared keys")
-    }
-
+final class SharedCacheTests: RedisReplicaTestCase {
     func testAUserFetchedByOneReplicaIsServedByTheOtherWithoutARequest() throws {
         let a = replica(), b = replica()
         XCTAssertEqual(lookup("heckj", with: a)?.status, .found)

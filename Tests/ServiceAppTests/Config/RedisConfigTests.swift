@@ -3,14 +3,16 @@ import XCTest
 
 @testable import ServiceApp
 
-/// `redis.url` (`--redis-url`, `REDIS_URL`), `redis.poolSize`, `redis.timeoutMs`.
+/// `redis.url` (`--redis-url`, `REDIS_URL`), `redis.poolSize`, `redis.timeoutMs`, `redis.flightWaitMs`.
 final class RedisConfigTests: XCTestCase {
     func testNoURLMeansNoRedis() throws {
         XCTAssertNil(try FakeFiles.resolve().redis.client)
     }
 
     func testFlagEnvironmentAndFile() throws {
-        let file = #"{"redis": {"url": "redis://file:1/1", "poolSize": 8, "timeoutMs": 100}}"#
+        let file = #"{"redis": {"url": "redis://file:1/1", "poolSize": 8, "timeoutMs": 100, "flightWaitMs": 1500}}"#
+        XCTAssertEqual(try FakeFiles.resolve(file: file).redis.flightWait, .milliseconds(1_500))
+        XCTAssertEqual(try FakeFiles.resolve().redis.flightWait, .seconds(5), "the default")
         let fromFile = try XCTUnwrap(try FakeFiles.resolve(file: file).redis.client)
         XCTAssertEqual(fromFile, .init(host: "file", port: 1, database: 1, poolSize: 8, timeoutMilliseconds: 100))
         let fromEnvironment = try FakeFiles.resolve(file: file, environment: ["REDIS_URL": "redis://env:2"]).redis.client

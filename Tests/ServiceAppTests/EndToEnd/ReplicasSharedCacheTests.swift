@@ -9,36 +9,20 @@ import XCTest
 /// Two service replicas pointed at one Redis of the test's own (`redis.url`): a user replica A
 /// fetched is served by replica B without a new request to GitHub.
 final class ReplicasSharedCacheTests: EndToEndTestCase {
-    private var redisProcess: Process?
-    private var redisDirectory: URL?
+    private var redis: RedisServerProcess?
     private var replicaB: Service?
 
     override func tearDown() {
         let done = DispatchSemaphore(value: 0)
         if let replicaB { replicaB.shutdown { done.signal() }; done.wait() }
-        if let redisProcess, redisProcess.isRunning { redisProcess.terminate(); redisProcess.waitUntilExit() }
-        if let redisDirectory { try? FileManager.default.removeItem(at: redisDirectory) }
+        redis = nil
         super.tearDown()
     }
 
     private func startRedis() throws -> UInt16 {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-server") else {
-            let message = "redis-server is not installed; install it with: apt-get install redis-server"
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw ToolMissing(message: "CI is set, so this fails: \(message)") }
-            throw XCTSkip(message)
-        }
-        let port = try unusedLoopbackPort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redis-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        redisDirectory = directory
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        redisProcess = process
-        XCTAssertTrue(waitUntil(timeout: 5) { (try? TestHTTPClient(port: port, timeout: 1)) != nil }, "redis-server did not start")
-        return port
+        let server = try RedisServerProcess()
+        redis = server
+        return server.port
     }
 
     func testAUserFetchedThroughOneReplicaIsServedByTheOther() throws {
@@ -67,8 +51,7 @@ final class ReplicasSharedCacheTests: EndToEndTestCase {
         let ready = try get("/readyz")
         XCTAssertEqual(ready.status, 200)
         XCTAssertTrue(ready.text.contains(#""redis":"available""#), ready.text)
-        redisProcess?.terminate()
-        redisProcess?.waitUntilExit()
+        redis?.stop()
         XCTAssertEqual(try get("/api/users/heckj").status, 200, "no outage because of Redis")
         let degraded = try get("/readyz")
         XCTAssertEqual(degraded.status, 200, "still ready: this replica's own state serves")

@@ -1,15 +1,14 @@
 import Foundation
-import HTTPTestSupport
 import XCTest
 
 /// A `redis-server` of the test's own on a free loopback port, nothing persisted; stopped with
 /// the test. Missing `redis-server` skips the test, or fails it under `CI`.
-final class RedisServerProcess {
-    let port: UInt16
+public final class RedisServerProcess {
+    public let port: UInt16
     private let directory: URL
     private var process: Process?
 
-    init() throws {
+    public init() throws {
         let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let binary else {
             let message = "redis-server is not installed; install it with: apt-get install redis-server"
@@ -26,7 +25,7 @@ final class RedisServerProcess {
     private let binary: URL
 
     /// Starts (again) on the same port; returns once it answers.
-    func start() throws {
+    public func start() throws {
         let process = Process()
         process.executableURL = binary
         process.arguments = [
@@ -45,7 +44,7 @@ final class RedisServerProcess {
     }
 
     /// Stops it (SIGKILL: as abrupt as a crash) and waits until it is gone.
-    func stop() {
+    public func stop() {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -58,7 +57,7 @@ final class RedisServerProcess {
     }
 }
 
-struct RedisServerMissing: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct RedisServerMissing: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }

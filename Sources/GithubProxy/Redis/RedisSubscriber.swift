@@ -1,0 +1,120 @@
+import CHiredis
+import Foundation
+
+/// A Redis `SUBSCRIBE` to one channel on a connection of its own, read by a thread of its own
+/// (a subscribed connection blocks until a message comes, so it can share neither the pool nor
+/// an event loop). Each message's payload goes to `onMessage` on that thread. A lost connection
+/// is made again after a back-off (50 ms doubling to 2 s); messages published meanwhile are
+/// missed, and `isSubscribed` says so. `stop()` ends the thread.
+public final class RedisSubscriber: Sendable {
+    private let state: SubscriberState
+
+    public init(configuration: RedisClient.Configuration, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void) {
+        state = SubscriberState(configuration: configuration, channel: channel, onMessage: onMessage)
+        let thread = Thread { [state] in state.run() }
+        thread.name = "redis.subscriber"
+        thread.start()
+    }
+
+    deinit { state.stop() }
+
+    /// Whether the subscription is in place now (messages published now will arrive).
+    public var isSubscribed: Bool { state.isSubscribed }
+
+    /// Closes the connection and ends the thread.
+    public func stop() { state.stop() }
+}
+
+/// The subscriber thread's state.
+private final class SubscriberState: @unchecked Sendable {
+    // Sendable: `context`, `subscribed` and `stopped` are guarded by `lock`; the thread alone
+    // reads from `context`, and frees it only with `lock` held, so `stop()` can shut its socket
+    // down from another thread.
+    private let lock = NSLock()
+    private var context: UnsafeMutablePointer<redisContext>?
+    private var subscribed = false
+    private var stopped = false
+    private let wake = DispatchSemaphore(value: 0)
+    private let configuration: RedisClient.Configuration
+    private let channel: String
+    private let onMessage: @Sendable ([UInt8]) -> Void
+
+    init(configuration: RedisClient.Configuration, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void) {
+        self.configuration = configuration
+        self.channel = channel
+        self.onMessage = onMessage
+    }
+
+    var isSubscribed: Bool { lock.withLock { subscribed } }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            if let context { _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR)) }
+        }
+        wake.signal()
+    }
+
+    func run() {
+        var backoff = 0
+        while !lock.withLock({ stopped }) {
+            if subscribeAndRead() { backoff = 0 }
+            backoff = min(2_000, max(50, backoff * 2))
+            _ = wake.wait(timeout: .now() + .milliseconds(backoff))
+        }
+    }
+
+    /// One connection's life: connect, subscribe, read messages until it breaks. Returns whether
+    /// the subscription was made.
+    private func subscribeAndRead() -> Bool {
+        let timeout = timeval(tv_sec: configuration.timeoutMilliseconds / 1_000, tv_usec: (configuration.timeoutMilliseconds % 1_000) * 1_000)
+        guard let made = redisConnectWithTimeout(configuration.host, Int32(configuration.port), timeout) else { return false }
+        let admitted = lock.withLock { () -> Bool in
+            guard !stopped, made.pointee.err == 0 else { return false }
+            context = made
+            return true
+        }
+        defer {
+            lock.withLock {
+                subscribed = false
+                context = nil
+                redisFree(made)
+            }
+        }
+        guard admitted else { return false }
+        redisSetTimeout(made, timeout)
+        guard let reply = command(made, ["SUBSCRIBE", channel]) else { return false }
+        freeReplyObject(reply)
+        // Subscribed: wait for messages without a read timeout (keep-alive notices a dead peer).
+        redisSetTimeout(made, timeval(tv_sec: 0, tv_usec: 0))
+        _ = redisEnableKeepAlive(made)
+        lock.withLock { subscribed = !stopped }
+        while true {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(made, &raw) == REDIS_OK, let raw else { return true }
+            defer { freeReplyObject(raw) }
+            if let payload = Self.messagePayload(raw.assumingMemoryBound(to: redisReply.self).pointee) { onMessage(payload) }
+        }
+    }
+
+    private func command(_ context: UnsafeMutablePointer<redisContext>, _ arguments: [String]) -> UnsafeMutableRawPointer? {
+        var pointers = arguments.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        let lengths = arguments.map { $0.utf8.count }
+        return pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { argv in
+                redisCommandArgv(context, Int32(arguments.count), argv, lengths)
+            }
+        }
+    }
+
+    /// The payload of a `["message", channel, payload]` push; nil for anything else.
+    private static func messagePayload(_ reply: redisReply) -> [UInt8]? {
+        guard reply.type == REDIS_REPLY_ARRAY, reply.elements == 3, let elements = reply.element,
+              let kind = elements[0]?.pointee, kind.type == REDIS_REPLY_STRING, let kindText = kind.str,
+              String(decoding: UnsafeRawBufferPointer(start: kindText, count: kind.len), as: UTF8.self) == "message",
+              let payload = elements[2]?.pointee, payload.type == REDIS_REPLY_STRING, let bytes = payload.str
+        else { return nil }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: payload.len))
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GithubProxy
+import Logging
+import Metrics
+
+/// What replicas share through one Redis when `redis.url` is set: the user cache, GitHub's rate
+/// limits and in-flight lookups, all on one client (`redis_commands_total` counts its round
+/// trips; failures are counted and logged by `RedisFailureReport`).
+final class ReplicaSharing: Sendable {
+    let client: RedisClient
+    let cache: RedisResponseStore
+    let rateLimits: RedisRateLimitStore
+    let flights: RedisFlights
+    let flightWait: TimeInterval
+
+    init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
+        let commands = Counter(label: "redis_commands_total")
+        client = RedisClient(
+            configuration: configuration, onCommand: { commands.increment() },
+            onFailure: RedisFailureReport(logger: logger).report
+        )
+        cache = RedisResponseStore(client: client)
+        rateLimits = RedisRateLimitStore(client: client)
+        flights = RedisFlights(client: client)
+        flightWait = Double(settings.flightWait.wholeMilliseconds) / 1_000
+    }
+
+    /// `/readyz`'s word on Redis.
+    var availability: String { client.isAvailable ? "available" : "unavailable" }
+
+    /// Stops listening for other replicas' landings (at shutdown).
+    func stop() { flights.stop() }
+}
