@@ -1,10 +1,12 @@
 # The two entry points of the README: `make run` and `make test`. Each installs the system
 # packages a fresh machine lacks first.
 SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev libhiredis-dev pkg-config
+# What the cluster tests start besides the replicas: Redis, nginx, and headless Chromium.
+CLUSTER_PACKAGES := redis-server nginx chromium
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings unit-tests conformance schemathesis image container-test
+.PHONY: deps run test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -18,12 +20,20 @@ deps:
 run: deps
 	swift run -c release ServiceApp
 
-# Everything: zero-warning build, every test target, then the Autobahn WebSocket conformance
-# suite against the service's /ws/echo.
-test: deps check-warnings unit-tests conformance
+# Everything: zero-warning build, every test target, the cluster tests, then the Autobahn
+# WebSocket conformance suite against the service's /ws/echo.
+test: deps check-warnings unit-tests cluster-test conformance
 
 unit-tests:
-	swift test $(SWIFT_TEST_FLAGS)
+	swift test $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.ClusterTests
+
+# Two ServiceApp processes, redis-server and nginx (deploy/nginx/nginx.conf) on loopback ports,
+# FakeGithub upstream: one upstream request for a login typed on both replicas, quota and cache
+# shared, a replica killed while a headless Chromium page types, Redis restarted under load.
+cluster-test: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
+	@swift build --product ServiceApp
+	swift test $(SWIFT_TEST_FLAGS) --filter ServiceAppTests.ClusterTests
 
 check-warnings:
 	@swift build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error|Compiling|Build" | tail -3; \

@@ -25,8 +25,9 @@ final class ReplicaSharing: Sendable {
         flightWait = Double(settings.flightWait.wholeMilliseconds) / 1_000
     }
 
-    /// `/readyz`'s word on Redis.
-    var availability: String { client.isAvailable ? "available" : "unavailable" }
+    /// `/readyz`'s word on Redis: available when its last command reached it and the replica
+    /// hears other replicas' landings.
+    var availability: String { client.isAvailable && flights.isSubscribed ? "available" : "unavailable" }
 
     /// Stops listening for other replicas' landings (at shutdown).
     func stop() { flights.stop() }

@@ -1,4 +1,5 @@
 import GithubProxy
+import HTTPTestSupport
 import StreamCore
 import XCTest
 

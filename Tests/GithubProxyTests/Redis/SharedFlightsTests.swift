@@ -1,5 +1,6 @@
 import FakeGithub
 import Foundation
+import HTTPTestSupport
 import GithubProxy
 import StreamCore
 import XCTest

@@ -1,6 +1,7 @@
 import FakeGithub
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 import StreamCore
 import XCTest
 #if canImport(FoundationNetworking)
@@ -81,17 +82,4 @@ class FakeGithubTestCase: XCTestCase {
         }
         return true
     }
-}
-
-/// A value shared between a test and the callbacks it installs.
-final class Box<Value>: @unchecked Sendable {
-    // Sendable: `stored` is guarded by `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-
-    func mutate<R>(_ change: (inout Value) -> R) -> R { lock.withLock { change(&stored) } }
 }

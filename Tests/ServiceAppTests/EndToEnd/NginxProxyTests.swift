@@ -5,71 +5,25 @@ import XCTest
 
 @testable import ServiceApp
 
-/// The service behind the real nginx with `deploy/nginx/nginx.conf` (its `server` and `listen`
-/// lines pointed at loopback): pages, REST and WebSocket upgrades pass through, and the service —
+/// The service behind the real nginx with `deploy/nginx/nginx.conf` (`NginxProcess`: its `server`
+/// and `listen` lines pointed at loopback): pages, REST and WebSocket upgrades pass through, and the service —
 /// trusting nginx's address — counts the real clients, whatever they forward themselves.
 final class NginxProxyTests: EndToEndTestCase {
-    private var nginx: ChildProcess?
-    private var nginxPort: UInt16 = 0
-    private var directory: URL!
+    private var nginx: NginxProcess?
+    private var nginxPort: UInt16 { nginx?.port ?? 0 }
 
     override func tearDown() {
-        nginx?.send(SIGQUIT)
-        _ = nginx?.waitForExit(timeout: 5)
         nginx = nil
-        if let directory { try? FileManager.default.removeItem(at: directory) }
         super.tearDown()
     }
 
-    /// `nginx`, or a skip (a failure under CI) naming the install.
-    private static func requireNginx() throws -> URL {
-        for path in ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"] where FileManager.default.isExecutableFile(atPath: path) {
-            return URL(fileURLWithPath: path)
-        }
-        let message = "nginx is not installed; install it with: apt-get install nginx"
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            throw ToolMissing(message: "CI is set, so this fails instead of skipping: \(message)")
-        }
-        throw XCTSkip(message)
-    }
-
-    /// The deploy configuration for this test: both upstream servers → the service on loopback,
-    /// `listen` → a free loopback port, and pid, logs and temp files in a temp directory.
-    private func configuration(servicePort: UInt16) throws -> String {
-        let deploy = ChildProcess.packageRoot.appendingPathComponent("deploy/nginx/nginx.conf")
-        var text = try String(contentsOf: deploy, encoding: .utf8)
-        let servers = text.components(separatedBy: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("server replica") }
-        XCTAssertEqual(servers.count, 2, "the deploy config balances two replicas")
-        for line in servers {
-            text = text.replacingOccurrences(of: line, with: "        server 127.0.0.1:\(servicePort) max_fails=3 fail_timeout=5s;")
-        }
-        XCTAssertTrue(text.contains("listen 80;"))
-        text = text.replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(nginxPort);")
-        let temp = directory.path
-        text = text.replacingOccurrences(of: "http {", with: """
-            http {
-                access_log \(temp)/access.log;
-                client_body_temp_path \(temp)/body; proxy_temp_path \(temp)/proxy;
-                fastcgi_temp_path \(temp)/fastcgi; uwsgi_temp_path \(temp)/uwsgi; scgi_temp_path \(temp)/scgi;
-            """)
-        return "pid \(temp)/nginx.pid;\nerror_log \(temp)/error.log;\n" + text
-    }
-
     private func startNginx(configure: (inout ServiceConfig) -> Void) throws {
-        let binary = try Self.requireNginx()
+        _ = try NginxProcess.requireNginx()
         try startService { config in
             config.fairUse.trustedProxies = [IPAddressRange("127.0.0.1")].compactMap { $0 }
             configure(&config)
         }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        nginxPort = try unusedLoopbackPort()
-        let file = directory.appendingPathComponent("nginx.conf")
-        try configuration(servicePort: port).write(to: file, atomically: true, encoding: .utf8)
-        let check = try ChildProcess(binary, ["-t", "-q", "-c", file.path])
-        XCTAssertEqual(check.waitForExit(timeout: 10), 0, "nginx -t: \(check.output)")
-        nginx = try ChildProcess(binary, ["-c", file.path, "-g", "daemon off;"])
-        XCTAssertTrue(waitUntil(timeout: 10) { (try? TestHTTPClient(port: self.nginxPort)) != nil }, "nginx did not start")
+        nginx = try NginxProcess(replicaPorts: [port])
     }
 
     private func through(_ path: String, from source: String = "127.0.0.1", headers: String = "") throws -> TestResponse {
