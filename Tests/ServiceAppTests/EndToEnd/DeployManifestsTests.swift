@@ -26,7 +26,10 @@ final class DeployManifestsTests: XCTestCase {
         XCTAssertFalse(manifests.isEmpty)
         let run = try ChildProcess(validate, ["--strict"] + manifests)
         XCTAssertEqual(run.waitForExit(timeout: 60), 0, run.output)
-        for kind in ["deployment/serviceapp", "service/serviceapp", "poddisruptionbudget/serviceapp"] {
+        for kind in [
+            "deployment/serviceapp", "service/serviceapp", "poddisruptionbudget/serviceapp",
+            "statefulset/redis", "service/redis", "configmap/serviceapp",
+        ] {
             XCTAssertTrue(run.output.contains("passed for resource \(kind)"), "\(kind) not validated:\n\(run.output)")
         }
         let text = try String(contentsOf: deploy.appendingPathComponent("kubernetes/serviceapp.yaml"), encoding: .utf8)
