@@ -110,24 +110,37 @@ extension GithubClient {
     /// The upstream lookup of `login`, shared by concurrent subscribers (on this replica, and
     /// with shared flights on all); a new one is charged to `quota` first.
     private func sharedLookup(login: String, key: String, quota: (any UpstreamQuota)?) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
-        let shared = coalescer.publisher(for: key, admit: { quota?.spend() }) { [self] in
-            acrossReplicas(key: key) { [self] in withRetries(label: login) { [self] in attempt(login: login) } }
-        }
-        let publisher: AnyPublisher<CachedAnswer<GithubUser>, GithubError>
-        switch shared {
-        case .success(let running): publisher = running
-        case .failure(let refused): return clientRateLimited(refused.seconds)
-        }
-        return publisher
+        if let running = coalescer.running(key) { return joined(running, login: login, quota: quota) }
+        return charge(quota)
+            .setFailureType(to: GithubError.self)
+            .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+                if let wait { return clientRateLimited(wait) }
+                // (One started meanwhile is joined: the charge was this caller's all the same.)
+                let shared = coalescer.publisher(for: key) { [self] in
+                    acrossReplicas(key: key) { [self] in withRetries(label: login) { [self] in attempt(login: login) } }
+                }
+                return joined(shared, login: login, quota: quota)
+            }
+            .eraseToAnyPublisher()
+    }
+
+    /// The answer of a shared request; one that finished just as it was joined (no value) is
+    /// asked again on this caller's own, charged.
+    private func joined(
+        _ shared: AnyPublisher<CachedAnswer<GithubUser>, GithubError>, login: String, quota: (any UpstreamQuota)?
+    ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+        shared
             .map(Optional.some)
             .replaceEmpty(with: nil)
             .flatMap(maxPublishers: .max(1)) { [self] answer -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-                if let answer {
-                    return Just(answer).setFailureType(to: GithubError.self).eraseToAnyPublisher()
-                }
-                // Joined a shared request just as it finished: ask again on our own (charged).
-                if let wait = quota?.spend() { return clientRateLimited(wait) }
-                return withRetries(label: login) { [self] in attempt(login: login) }
+                if let answer { return Just(answer).setFailureType(to: GithubError.self).eraseToAnyPublisher() }
+                return charge(quota)
+                    .setFailureType(to: GithubError.self)
+                    .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+                        if let wait { return clientRateLimited(wait) }
+                        return withRetries(label: login) { [self] in attempt(login: login) }
+                    }
+                    .eraseToAnyPublisher()
             }
             .eraseToAnyPublisher()
     }

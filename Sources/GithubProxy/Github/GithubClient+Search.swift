@@ -35,12 +35,12 @@ extension GithubClient {
                 return Just(SearchResult(query: query, page: page)).eraseToAnyPublisher()
             }
             let token = ActivityToken()
-            let upstream: AnyPublisher<GithubSearchPage, GithubError> = if let wait = quota?.spend() {
-                clientRateLimited(wait)
-            } else {
-                withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage, key: key) }
-            }
-            return upstream
+            return charge(quota)
+                .setFailureType(to: GithubError.self)
+                .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<GithubSearchPage, GithubError> in
+                    if let wait { return clientRateLimited(wait) }
+                    return withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage, key: key) }
+                }
                 .handleEvents(
                     receiveSubscription: { _ in token.value = activity?.begin() },
                     receiveCompletion: { _ in token.take().map { activity?.end($0) } },

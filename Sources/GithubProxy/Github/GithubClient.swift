@@ -184,6 +184,19 @@ public final class GithubClient: Sendable {
         .eraseToAnyPublisher()
     }
 
+    /// One request charged to `quota` (nil: no quota, allowed): nil when allowed, else the
+    /// seconds to wait. Immediate unless the quota is shared by replicas.
+    func charge(_ quota: (any UpstreamQuota)?) -> AnyPublisher<Int?, Never> {
+        guard let quota else { return Just(nil).eraseToAnyPublisher() }
+        return Deferred {
+            Future<Int?, Never> { promise in
+                let promise = PromiseBox(promise)
+                quota.spend { promise.fulfill(.success($0)) }
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+
     /// The local answer when the caller's own quota is spent: no request goes out.
     func clientRateLimited<Value>(_ seconds: Int) -> AnyPublisher<Value, GithubError> {
         events.requested(outcome: "client_rate_limited")

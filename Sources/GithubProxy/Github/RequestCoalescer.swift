@@ -8,27 +8,20 @@ import StreamCore
 /// finished one. The upstream is cancelled only when every subscriber has cancelled.
 final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
     // Sendable: `entries` and `nextID` are guarded by `lock`.
-
-    /// A new request was refused by `admit`: retry after this many seconds.
-    struct Refused: Error {
-        let seconds: Int
-    }
-
     private let lock = NSLock()
     private var entries: [String: (id: UInt64, publisher: AnyPublisher<Output, Failure>)] = [:]
     private var nextID: UInt64 = 0
 
-    /// The shared publisher for `key`: joined when one is running (free), else made with `make`
-    /// once `admit` allows it (nil: allowed; else the seconds to wait, and nothing is made).
-    /// `admit` runs outside the lock; a request another caller started meanwhile is joined.
-    func publisher(
-        for key: String, admit: () -> Int? = { nil }, make: () -> AnyPublisher<Output, Failure>
-    ) -> Result<AnyPublisher<Output, Failure>, Refused> {
-        if let running = lock.withLock({ entries[key]?.publisher }) { return .success(running) }
-        if let wait = admit() { return .failure(Refused(seconds: wait)) }
+    /// The shared publisher for `key` while one is running, else nil.
+    func running(_ key: String) -> AnyPublisher<Output, Failure>? {
+        lock.withLock { entries[key]?.publisher }
+    }
+
+    /// The shared publisher for `key`: joined when one is running, else made with `make` once.
+    func publisher(for key: String, make: () -> AnyPublisher<Output, Failure>) -> AnyPublisher<Output, Failure> {
         lock.lock()
         defer { lock.unlock() }
-        if let entry = entries[key] { return .success(entry.publisher) }
+        if let entry = entries[key] { return entry.publisher }
         nextID += 1
         let id = nextID
         let remove: @Sendable () -> Void = { [weak self] in self?.remove(key, id: id) }
@@ -41,7 +34,7 @@ final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
             .share()
             .eraseToAnyPublisher()
         entries[key] = (id, shared)
-        return .success(shared)
+        return shared
     }
 
     /// The number of requests in flight.

@@ -31,6 +31,8 @@ final class ClientLimiter: @unchecked Sendable {
         var bucket: TokenBucket
         var lastSeen: Double
         var warnedAt: Double?
+        /// Refused until then by the allowance replicas share (`block`).
+        var blockedUntil: Double?
     }
 
     /// How long a refused session is told to wait.
@@ -80,8 +82,25 @@ final class ClientLimiter: @unchecked Sendable {
         return lock.withLock {
             var entry = entryLocked(client, now: now)
             defer { entries[client] = entry }
+            if let until = entry.blockedUntil, until > now {
+                return Refusal(seconds: max(1, Int((until - now).rounded(.up))), firstInWindow: warn(&entry, now: now))
+            }
+            entry.blockedUntil = nil
             guard let wait = entry.bucket.spend(now: now) else { return nil }
             return Refusal(seconds: wait, firstInWindow: warn(&entry, now: now))
+        }
+    }
+
+    /// Refuses `client`'s lookups for `seconds`: the allowance replicas share is spent (its
+    /// lookups went through other replicas). Returns the refusal to report for the lookup that
+    /// found out.
+    func block(_ client: String, seconds: Int) -> Refusal {
+        let now = now()
+        return lock.withLock {
+            var entry = entryLocked(client, now: now)
+            defer { entries[client] = entry }
+            entry.blockedUntil = max(entry.blockedUntil ?? 0, now + Double(seconds))
+            return Refusal(seconds: seconds, firstInWindow: warn(&entry, now: now))
         }
     }
 
@@ -114,7 +133,7 @@ final class ClientLimiter: @unchecked Sendable {
     private func sweepLocked(now: Double) {
         lastSweep = now
         entries = entries.filter { _, entry in
-            entry.sessions > 0 || (!entry.bucket.isFull(now: now) && now - entry.lastSeen < settings.idleSeconds)
+            entry.sessions > 0 || ((!entry.bucket.isFull(now: now) || (entry.blockedUntil ?? 0) > now) && now - entry.lastSeen < settings.idleSeconds)
         }
         let target = settings.maxClients * 9 / 10
         guard entries.count >= settings.maxClients else { return }

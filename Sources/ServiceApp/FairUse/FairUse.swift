@@ -11,12 +11,18 @@ final class FairUse: Sendable {
     let resolver: ClientAddressResolver
     let origins: OriginPolicy
     let limiter: ClientLimiter
+    /// The lookup allowances replicas share (Redis); nil: this replica's buckets only.
+    let sharedBuckets: (any SharedTokenBuckets)?
     private let logger: Logger
 
-    init(resolver: ClientAddressResolver, origins: OriginPolicy, limiter: ClientLimiter, logger: Logger) {
+    init(
+        resolver: ClientAddressResolver, origins: OriginPolicy, limiter: ClientLimiter,
+        sharedBuckets: (any SharedTokenBuckets)? = nil, logger: Logger
+    ) {
         self.resolver = resolver
         self.origins = origins
         self.limiter = limiter
+        self.sharedBuckets = sharedBuckets
         self.logger = logger
     }
 
@@ -56,6 +62,23 @@ final class FairUse: Sendable {
         let refusal = limiter.spendLookup(client)
         Gauge(label: "fair_use_tracked_clients").record(limiter.count)
         guard let refusal else { return nil }
+        return refused(client, refusal)
+    }
+
+    /// `spendLookup`, then — with shared buckets — one token of the client's allowance across
+    /// replicas; spent there, the client is refused here too until it refills.
+    func spendLookup(_ client: String, completion: @escaping @Sendable (Int?) -> Void) {
+        if let wait = spendLookup(client) { return completion(wait) }
+        guard let sharedBuckets else { return completion(nil) }
+        let perMinute = limiter.settings.lookupsPerMinute
+        sharedBuckets.spend(client, capacity: perMinute, refillPerSecond: Double(perMinute) / 60) { [self] wait in
+            guard let wait else { return completion(nil) }
+            completion(refused(client, limiter.block(client, seconds: wait)))
+        }
+    }
+
+    /// Counts and (once per window) logs a refused lookup; returns its wait.
+    private func refused(_ client: String, _ refusal: ClientLimiter.Refusal) -> Int {
         Counter(label: "fair_use_throttled_lookups_total", dimensions: [("scope", "client")]).increment()
         if refusal.firstInWindow {
             logger.notice("client reached lookupsPerClientPerMinute", metadata: [
@@ -72,4 +95,6 @@ struct ClientQuota: UpstreamQuota {
     let fairUse: FairUse
 
     func spend() -> Int? { fairUse.spendLookup(client) }
+
+    func spend(completion: @escaping @Sendable (Int?) -> Void) { fairUse.spendLookup(client, completion: completion) }
 }

@@ -4,13 +4,14 @@ import Logging
 import Metrics
 
 /// What replicas share through one Redis when `redis.url` is set: the user cache, GitHub's rate
-/// limits and in-flight lookups, all on one client (`redis_commands_total` counts its round
+/// limits, in-flight lookups and fair use's per-client lookup allowances, all on one client (`redis_commands_total` counts its round
 /// trips; failures are counted and logged by `RedisFailureReport`).
 final class ReplicaSharing: Sendable {
     let client: RedisClient
     let cache: RedisResponseStore
     let rateLimits: RedisRateLimitStore
     let flights: RedisFlights
+    let buckets: RedisTokenBuckets
     let flightWait: TimeInterval
 
     init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
@@ -22,6 +23,7 @@ final class ReplicaSharing: Sendable {
         cache = RedisResponseStore(client: client)
         rateLimits = RedisRateLimitStore(client: client)
         flights = RedisFlights(client: client)
+        buckets = RedisTokenBuckets(client: client)
         flightWait = Double(settings.flightWait.wholeMilliseconds) / 1_000
     }
 

@@ -68,6 +68,17 @@ final class ClientLimiterTests: XCTestCase {
         XCTAssertNotNil(limiter.spendLookup("a"))
     }
 
+    func testABlockFromTheSharedAllowanceRefusesUntilItEnds() {
+        let limiter = limiter(.init(lookupsPerMinute: 60))
+        XCTAssertEqual(limiter.block("10.0.0.1", seconds: 30).seconds, 30)
+        XCTAssertEqual(limiter.spendLookup("10.0.0.1")?.seconds, 30, "its own bucket is full, the shared one is not")
+        XCTAssertNil(limiter.spendLookup("10.0.0.2"), "another client")
+        clock.advance(29.5)
+        XCTAssertEqual(limiter.spendLookup("10.0.0.1")?.seconds, 1)
+        clock.advance(0.5)
+        XCTAssertNil(limiter.spendLookup("10.0.0.1"))
+    }
+
     func testClientsWithoutStateAreForgotten() {
         let limiter = limiter(.init(lookupsPerMinute: 60, idleSeconds: 600))
         XCTAssertNil(limiter.openSession("a"))

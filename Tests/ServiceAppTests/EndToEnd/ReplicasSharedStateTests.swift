@@ -7,8 +7,9 @@ import XCTest
 @testable import ServiceApp
 
 /// Two service replicas pointed at one Redis of the test's own (`redis.url`): a user replica A
-/// fetched is served by replica B without a new request to GitHub.
-final class ReplicasSharedCacheTests: EndToEndTestCase {
+/// fetched is served by replica B without a new request to GitHub, and a client's lookup
+/// allowance is one across both.
+final class ReplicasSharedStateTests: EndToEndTestCase {
     private var redis: RedisServerProcess?
     private var replicaB: Service?
 
@@ -58,5 +59,31 @@ final class ReplicasSharedCacheTests: EndToEndTestCase {
         XCTAssertTrue(degraded.text.contains(#""redis":"unavailable""#), degraded.text)
         let metrics = try get("/metrics")
         XCTAssertTrue(metrics.text.contains(#"redis_errors_total{kind="connection"}"#), "redis_errors_total missing")
+    }
+
+    func testAClientsLookupAllowanceIsOneAcrossReplicas() throws {
+        let redisPort = try startRedis()
+        let redis = RedisClient.Configuration(port: Int(redisPort))
+        try startService {
+            $0.redis.client = redis
+            $0.fairUse.lookupsPerClientPerMinute = 2
+        }
+        let b = Service(config: config {
+            $0.redis.client = redis
+            $0.fairUse.lookupsPerClientPerMinute = 2
+        }, logger: Self.logger)
+        replicaB = b
+        let portB = try b.start().port
+        func lookup(_ login: String, on port: UInt16, from source: String) throws -> TestResponse {
+            try TestHTTPClient(port: port, source: source)
+                .request("GET /api/users/\(login) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        }
+        XCTAssertEqual(try lookup("heckj", on: port, from: "127.0.0.2").status, 200)
+        XCTAssertEqual(try lookup("heck", on: portB, from: "127.0.0.2").status, 200)
+        let third = try lookup("hec", on: port, from: "127.0.0.2")
+        XCTAssertEqual(third.status, 429, "A's own bucket has a token left, the shared one has none: \(third.text)")
+        XCTAssertTrue(third.text.contains(#""error":"client_rate_limited""#), third.text)
+        XCTAssertEqual(fake.requestCount(for: "hec"), 0)
+        XCTAssertEqual(try lookup("hec", on: portB, from: "127.0.0.3").status, 200, "another client is unaffected")
     }
 }
