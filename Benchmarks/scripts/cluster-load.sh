@@ -10,6 +10,7 @@
 # Usage: scripts/cluster-load.sh
 # Environment: REPLICA_COUNTS="1 2" SESSIONS=300 DURATION=60 NAMES=replay THROTTLE_MS=500
 #              DELAY_MS=50 SHARDS=1 RAMP=2 SKIP_BUILD=1
+#              MAX_CONCURRENT=N: each replica's upstream.maxConcurrentRequests (default 8).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -53,9 +54,11 @@ cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / h
 # metric URL NAME: the sum of a Prometheus counter over its labels.
 metric() { curl -s "$1/metrics" | awk -v n="$2" '$1 == n || index($1, n "{") == 1 { s += $NF } END { printf "%d", s }'; }
 
-python3 - "$ROOT_DIR/config/service.json" >"$tmp/service.json" <<'PY'
+python3 - "$ROOT_DIR/config/service.json" "${MAX_CONCURRENT:-}" >"$tmp/service.json" <<'PY'
 import json, sys
 config = json.load(open(sys.argv[1]))
+if sys.argv[2]:
+    config["upstream"]["maxConcurrentRequests"] = int(sys.argv[2])
 config["limits"]["sessionsPerClient"] = 1000000
 config["limits"]["lookupsPerClientPerMinute"] = 1000000
 config["trustedProxies"] = ["127.0.0.1"]
@@ -135,8 +138,8 @@ PY
     stop_all
 done
 
-printf '\n### Replicas behind nginx: %s sessions × %s s, names %s, throttle %s ms, upstream delay %s ms\n\n' \
-    "$SESSIONS" "$DURATION" "${NAMES:-default}" "$THROTTLE_MS" "$DELAY_MS"
+printf '\n### Replicas behind nginx: %s sessions × %s s, names %s, throttle %s ms, upstream delay %s ms, upstream.maxConcurrentRequests %s\n\n' \
+    "$SESSIONS" "$DURATION" "${NAMES:-default}" "$THROTTLE_MS" "$DELAY_MS" "${MAX_CONCURRENT:-8}"
 printf 'Machine: %s cores (%s); the load generator, nginx, Redis, FakeUpstream and the replicas share them.\n\n' \
     "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 printf "| replicas | sessions ok | keystrokes | lookup results | lookups/s | upstream requests | commands Redis ran, scripts' own calls included (per lookup) | Redis round trips per lookup (the replicas' redis_commands_total) | final result p50 / p99 (ms) | server-added p50 / p99 (ms) | missing finals | failures | CPU s per replica | nginx CPU s | Redis CPU s | FakeUpstream CPU s |\n"

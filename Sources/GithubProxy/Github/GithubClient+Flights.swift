@@ -43,10 +43,7 @@ extension GithubClient {
     private static func join(_ flights: any SharedFlights, key: String, wait: TimeInterval) -> AnyPublisher<FlightOutcome, Never> {
         Deferred { () -> AnyPublisher<FlightOutcome, Never> in
             let stop = StopWaiting()
-            return Future<FlightOutcome, Never> { promise in
-                let promise = PromiseBox(promise)
-                stop.set(flights.join(key, wait: wait) { promise.fulfill(.success($0)) })
-            }
+            return callbackPublisher { done in stop.set(flights.join(key, wait: wait, completion: done)) }
             .handleEvents(receiveCancel: { stop.run() })
             .eraseToAnyPublisher()
         }
@@ -55,13 +52,7 @@ extension GithubClient {
 
     /// The shared entry for `key` (nil when absent or the store is unreachable).
     static func load(_ key: String, from store: any SharedResponseStore) -> AnyPublisher<SharedEntry?, Never> {
-        Deferred {
-            Future<SharedEntry?, Never> { promise in
-                let promise = PromiseBox(promise)
-                store.load(key) { promise.fulfill(.success($0)) }
-            }
-        }
-        .eraseToAnyPublisher()
+        callbackPublisher { store.load(key, completion: $0) }
     }
 }
 

@@ -168,12 +168,7 @@ public final class GithubClient: Sendable {
         _ resource: String, _ request: @escaping () -> AnyPublisher<Value, GithubError>
     ) -> AnyPublisher<Value, GithubError> {
         guard let sharedRateLimits else { return request() }
-        return Deferred {
-            Future<Int?, Never> { promise in
-                let promise = PromiseBox(promise)
-                sharedRateLimits.take(resource) { promise.fulfill(.success($0)) }
-            }
-        }
+        return callbackPublisher { sharedRateLimits.take(resource, completion: $0) }
         .setFailureType(to: GithubError.self)
         .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<Value, GithubError> in
             guard let wait else { return request() }
@@ -188,13 +183,7 @@ public final class GithubClient: Sendable {
     /// seconds to wait. Immediate unless the quota is shared by replicas.
     func charge(_ quota: (any UpstreamQuota)?) -> AnyPublisher<Int?, Never> {
         guard let quota else { return Just(nil).eraseToAnyPublisher() }
-        return Deferred {
-            Future<Int?, Never> { promise in
-                let promise = PromiseBox(promise)
-                quota.spend { promise.fulfill(.success($0)) }
-            }
-        }
-        .eraseToAnyPublisher()
+        return callbackPublisher { quota.spend(completion: $0) }
     }
 
     /// The local answer when the caller's own quota is spent: no request goes out.
