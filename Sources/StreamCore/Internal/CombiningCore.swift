@@ -219,14 +219,26 @@ struct CombiningSource<Input, Downstream: Subscriber>: Subscriber, CustomStringC
     func receive(completion: Subscribers.Completion<Failure>) { core.receive(completion: completion, from: index) }
 }
 
-/// Subscribes `downstream` to a CombiningCore, then each input in order.
-func subscribeCombining<Downstream: Subscriber>(
+/// Subscribes `downstream` to a CombiningCore, then each input in order (`input` is each
+/// upstream's `subscribe`). The one entry point of `CombineLatest`… and `Zip`… at every arity: the
+/// core keeps one `Any` slot per input and hands them back in input order, unboxed here into the
+/// downstream's tuple.
+func subscribeCombining<Downstream: Subscriber, each Value>(
     _ downstream: Downstream,
     mode: CombiningCore<Downstream>.Mode,
-    combine: @escaping ([Any]) -> Downstream.Input,
-    _ inputs: [(CombiningCore<Downstream>, Int) -> Void]
-) {
-    let core = CombiningCore(downstream: downstream, inputs: inputs.count, mode: mode, combine: combine)
+    _ input: repeat (CombiningSource<each Value, Downstream>) -> Void
+) where Downstream.Input == (repeat each Value) {
+    var count = 0
+    for _ in repeat each input { count += 1 }
+    let core = CombiningCore(downstream: downstream, inputs: count, mode: mode) { values in
+        var slots = values.makeIterator()
+        func next<Slot>(_: Slot.Type) -> Slot { slots.next()! as! Slot }
+        return (repeat next((each Value).self))
+    }
     downstream.receive(subscription: core)
-    for (index, attach) in inputs.enumerated() { attach(core, index) }
+    var index = 0
+    for attach in repeat each input {
+        attach(CombiningSource(core: core, index: index))
+        index += 1
+    }
 }

@@ -15,3 +15,18 @@ struct MergeSource<Downstream: Subscriber>: Subscriber, CustomStringConvertible 
 
     func receive(completion: Subscribers.Completion<Failure>) { core.receive(completion: completion, from: id) }
 }
+
+/// Subscribes `downstream` to a MergeCore, then attaches each source in order (`sources` is each
+/// upstream's `subscribe`): the one entry point of `Merge`…`Merge8` and `MergeMany`.
+func subscribeMerging<Downstream: Subscriber>(
+    _ downstream: Downstream,
+    _ sources: [(MergeSource<Downstream>) -> Void]
+) {
+    let core = MergeCore(downstream: downstream, openSources: sources.count)
+    downstream.receive(subscription: core)
+    for attach in sources {
+        guard let id = core.addSource(counted: false) else { return }
+        attach(MergeSource(core: core, id: id))
+    }
+    if sources.isEmpty { core.resume() }
+}

@@ -1,17 +1,3 @@
-/// Subscribes `downstream` to a MergeCore, then attaches each source in order.
-func subscribeMerging<Downstream: Subscriber>(
-    _ downstream: Downstream,
-    _ sources: [(MergeSource<Downstream>) -> Void]
-) {
-    let core = MergeCore(downstream: downstream, openSources: sources.count)
-    downstream.receive(subscription: core)
-    for attach in sources {
-        guard let id = core.addSource(counted: false) else { return }
-        attach(MergeSource(core: core, id: id))
-    }
-    if sources.isEmpty { core.resume() }
-}
-
 extension Publishers {
     /// A publisher created by applying the merge function to two upstream publishers.
     public struct Merge<A: Publisher, B: Publisher>: Publisher
@@ -31,10 +17,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe])
         }
     }
 
@@ -59,11 +42,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-                { c.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe, c.subscribe])
         }
     }
 
@@ -91,12 +70,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-                { c.subscribe($0) },
-                { d.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe])
         }
     }
 }

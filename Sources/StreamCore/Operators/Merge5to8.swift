@@ -28,13 +28,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-                { c.subscribe($0) },
-                { d.subscribe($0) },
-                { e.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe])
         }
     }
 
@@ -68,14 +62,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-                { c.subscribe($0) },
-                { d.subscribe($0) },
-                { e.subscribe($0) },
-                { f.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe])
         }
     }
 
@@ -112,15 +99,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-                { c.subscribe($0) },
-                { d.subscribe($0) },
-                { e.subscribe($0) },
-                { f.subscribe($0) },
-                { g.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe])
         }
     }
 
@@ -160,16 +139,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerging(subscriber, [
-                { a.subscribe($0) },
-                { b.subscribe($0) },
-                { c.subscribe($0) },
-                { d.subscribe($0) },
-                { e.subscribe($0) },
-                { f.subscribe($0) },
-                { g.subscribe($0) },
-                { h.subscribe($0) },
-            ])
+            subscribeMerging(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe, h.subscribe])
         }
     }
 }

@@ -19,10 +19,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeCombining(subscriber, mode: .zip, combine: { ($0[0] as! A.Output, $0[1] as! B.Output) }, [
-                { a.subscribe(CombiningSource<A.Output, S>(core: $0, index: $1)) },
-                { b.subscribe(CombiningSource<B.Output, S>(core: $0, index: $1)) },
-            ])
+            subscribeCombining(subscriber, mode: .zip, a.subscribe, b.subscribe)
         }
     }
 
@@ -49,11 +46,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeCombining(subscriber, mode: .zip, combine: { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output) }, [
-                { a.subscribe(CombiningSource<A.Output, S>(core: $0, index: $1)) },
-                { b.subscribe(CombiningSource<B.Output, S>(core: $0, index: $1)) },
-                { c.subscribe(CombiningSource<C.Output, S>(core: $0, index: $1)) },
-            ])
+            subscribeCombining(subscriber, mode: .zip, a.subscribe, b.subscribe, c.subscribe)
         }
     }
 
@@ -83,12 +76,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeCombining(subscriber, mode: .zip, combine: { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }, [
-                { a.subscribe(CombiningSource<A.Output, S>(core: $0, index: $1)) },
-                { b.subscribe(CombiningSource<B.Output, S>(core: $0, index: $1)) },
-                { c.subscribe(CombiningSource<C.Output, S>(core: $0, index: $1)) },
-                { d.subscribe(CombiningSource<D.Output, S>(core: $0, index: $1)) },
-            ])
+            subscribeCombining(subscriber, mode: .zip, a.subscribe, b.subscribe, c.subscribe, d.subscribe)
         }
     }
 }

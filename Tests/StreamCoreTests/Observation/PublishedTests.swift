@@ -113,6 +113,31 @@ final class PublishedTests: XCTestCase {
         XCTAssertNil(weakModel)
         sink?.cancel()
     }
+
+    /// The book (testPublishedSinkWithError): when a pipeline from a @Published property fails,
+    /// the subscriber cancels and the publisher ceases reporting changes to that pipeline.
+    func testAFailureInThePipelineEndsItsSubscriptionToTheProperty() {
+        let model = Counter()
+        var mapped: [Int] = []
+        let recorder = Recorder<Int, Error>()
+        model.$count
+            .tryMap { value -> Int in
+                mapped.append(value)
+                if value == 2 { throw TestError.boom }
+                return value
+            }
+            .subscribe(recorder)
+        model.count = 1
+        model.count = 2
+        model.count = 3
+        XCTAssertEqual(mapped, [0, 1, 2], "nothing reaches the pipeline after its failure")
+        XCTAssertEqual(recorder.values, [0, 1])
+        XCTAssertEqual(testError(recorder.completions), [.boom])
+        let later = Recorder<Int, Never>()
+        model.$count.subscribe(later)
+        model.count = 4
+        XCTAssertEqual(later.values, [3, 4], "other pipelines still get every change")
+    }
 }
 
 final class ObservableObjectTests: XCTestCase {

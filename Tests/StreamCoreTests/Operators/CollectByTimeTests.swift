@@ -103,4 +103,31 @@ final class CollectByTimeTests: XCTestCase {
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(recorder.values, [[1, 2]])
     }
+
+    /// The book on byTimeOrCount: "If a .finished completion is received, the currently collected
+    /// set will be immediately sent"; "If a .failure completion is received, any currently
+    /// buffered values are dropped".
+    func testByTimeOrCountFinishSendsTheCurrentGroupAtOnceAndFailureDropsIt() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let finishing = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<[Int], TestError>(clock: { milliseconds(since: start, on: scheduler) })
+        finishing.collect(.byTimeOrCount(scheduler, .seconds(1), 5)).subscribe(recorder)
+        scheduler.advance(by: .milliseconds(100))
+        finishing.send(1)
+        finishing.send(2)
+        scheduler.advance(by: .milliseconds(100))
+        finishing.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value([1, 2]), .completion(.finished)])
+        XCTAssertEqual(recorder.timeline.map(\.time), [0, 200, 200], "sent at the finish, not at the window's end")
+        XCTAssertEqual(scheduler.pendingCount, 0, "the window timer is cancelled")
+
+        let failing = PassthroughSubject<Int, TestError>()
+        let failed = Recorder<[Int], TestError>()
+        failing.collect(.byTimeOrCount(scheduler, .seconds(1), 5)).subscribe(failed)
+        failing.send(1)
+        failing.send(completion: .failure(.boom))
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(failed.events, [.subscription, .completion(.failure(.boom))])
+    }
 }

@@ -74,6 +74,22 @@ final class ConcatenateTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.failure(.boom))])
     }
 
+    /// The book on prepend: "all values will be published from the prefix publisher even if the
+    /// suffix publisher receives a .failure completion before it is complete. Once the prefix
+    /// publisher completes, the error will be propagated."
+    func testSuffixFailingEarlyArrivesOnlyAfterThePrefixsValues() {
+        let prefix = PassthroughSubject<Int, TestError>()
+        let suffix = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        suffix.prepend(prefix).subscribe(recorder)
+        prefix.send(1)
+        suffix.send(completion: .failure(.boom))
+        prefix.send(2)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        prefix.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(.boom))])
+    }
+
     func testCancelReachesCurrentPublisherOnly() {
         let prefix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)
         let suffix = ScriptedPublisher<Int, TestError>(keepsSubscriber: true)

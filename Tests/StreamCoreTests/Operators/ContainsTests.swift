@@ -102,6 +102,18 @@ final class TryContainsWhereTests: XCTestCase {
     func testReleasedAfterCancel() {
         assertReleasedAfterCancel { $0.tryContains { _ in false } }
     }
+
+    /// The book: "If the operator receives a .failure completion from the upstream publisher …
+    /// no data values will be published", only the failure.
+    func testUpstreamFailureIsForwardedWithoutAValue() {
+        let upstream = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Bool, Error>()
+        upstream.tryContains { $0 == 9 }.subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        XCTAssertEqual(recorder.values, [])
+        XCTAssertEqual(testError(recorder.completions), [.boom])
+    }
 }
 
 final class AllSatisfyTests: XCTestCase {
@@ -165,5 +177,16 @@ final class TryAllSatisfyTests: XCTestCase {
 
     func testReleasedAfterCancel() {
         assertReleasedAfterCancel { $0.tryAllSatisfy { _ in true } }
+    }
+
+    /// The book: on an upstream .failure "the operator will only … forward the .failure completion".
+    func testUpstreamFailureIsForwardedWithoutAValue() {
+        let upstream = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Bool, Error>()
+        upstream.tryAllSatisfy { $0 > 0 }.subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .failure(.other(2)))
+        XCTAssertEqual(recorder.values, [])
+        XCTAssertEqual(testError(recorder.completions), [.other(2)])
     }
 }

@@ -92,4 +92,28 @@ final class FlatMapTests: XCTestCase {
         Fail<Int, TestError>(error: .other(3)).flatMap { Just($0) }.subscribe(second)
         XCTAssertEqual(second.completions, [.failure(.other(3))])
     }
+
+    /// The book's pattern (flatMap with catch): each value gets a one-shot pipeline whose error is
+    /// caught inside, so a failure becomes a placeholder and the outer pipeline keeps running.
+    func testCatchInsideFlatMapKeepsThePipelineAlive() {
+        let subject = PassthroughSubject<String, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject
+            .flatMap { text in
+                Just(text)
+                    .tryMap { text -> Int in
+                        guard let number = Int(text) else { throw TestError.boom }
+                        return number
+                    }
+                    .catch { _ in Just(-1) }
+            }
+            .subscribe(recorder)
+        subject.send("1")
+        subject.send("x")
+        subject.send("3")
+        XCTAssertEqual(recorder.values, [1, -1, 3])
+        XCTAssertEqual(recorder.completions, [], "an inner failure does not end the stream")
+        subject.send(completion: .finished)
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
 }

@@ -150,4 +150,19 @@ final class MergeTests: XCTestCase {
         }
         XCTAssertEqual(recorder.completions, [.finished])
     }
+
+    /// The book on MergeMany: it "publishes values until all publishers send a finished
+    /// completion, or cancels entirely if any of the publishers" fails.
+    func testMergeManyFailureCancelsEveryOtherInput() {
+        let inputs = (0..<4).map { _ in TrackedSubject<Int, TestError>() }
+        let recorder = Recorder<Int, TestError>()
+        Publishers.MergeMany(inputs).subscribe(recorder)
+        inputs[0].send(1)
+        inputs[0].send(completion: .finished)
+        inputs[3].send(2)
+        inputs[2].send(completion: .failure(.boom))
+        inputs[1].send(3)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(.boom))])
+        XCTAssertEqual(inputs.map(\.cancels), [0, 1, 0, 1], "the finished and the failed input are not cancelled")
+    }
 }

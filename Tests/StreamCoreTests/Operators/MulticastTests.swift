@@ -178,4 +178,21 @@ final class MulticastTests: XCTestCase {
         XCTAssertNil(weakRecorder)
         connection.cancel()
     }
+
+    /// The book: "A multicast publisher does not cache or maintain the history of a value. …
+    /// another subscriber … added after the data has been returned … may only get a completion."
+    func testSubscriberJoiningAfterCompletionGetsOnlyTheCompletion() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let multicast = upstream.multicast(subject: PassthroughSubject())
+        let early = Recorder<Int, Never>()
+        multicast.subscribe(early)
+        let connection = multicast.connect()
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        let late = Recorder<Int, Never>()
+        multicast.subscribe(late)
+        XCTAssertEqual(early.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(late.events, [.subscription, .completion(.finished)])
+        connection.cancel()
+    }
 }

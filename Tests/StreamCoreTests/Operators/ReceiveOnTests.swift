@@ -33,6 +33,27 @@ final class ReceiveOnTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1], "nothing is delivered after cancel")
         XCTAssertTrue(upstream.cancelled)
     }
+
+    /// The book: "Receive effects itself and any operators chained after it, but not previous
+    /// operators." On the test scheduler: what comes before runs as the value is sent, what
+    /// comes after only when the scheduler runs.
+    func testOperatorsBeforeItRunAtOnceOperatorsAfterItOnTheScheduler() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        let recorder = Recorder<Int, Never>()
+        subject
+            .map { value -> Int in log.append("before \(value)"); return value }
+            .receive(on: scheduler)
+            .map { value -> Int in log.append("after \(value)"); return value }
+            .subscribe(recorder)
+        subject.send(1)
+        XCTAssertEqual(log, ["before 1"])
+        XCTAssertEqual(recorder.values, [])
+        scheduler.advance()
+        XCTAssertEqual(log, ["before 1", "after 1"])
+        XCTAssertEqual(recorder.values, [1])
+    }
 }
 
 final class SubscribeOnTests: XCTestCase {

@@ -64,4 +64,32 @@ final class BasicPublishersTests: XCTestCase {
         Just(3).eraseToAnyPublisher().subscribe(AnySubscriber(recorder))
         XCTAssertEqual(recorder.values, [3])
     }
+
+    /// The book: Empty "will immediately return a finished completion", Fail "immediately
+    /// triggers a failure on subscription": neither waits for demand (as in Apple's Combine).
+    func testEmptyAndFailCompleteWithoutDemand() {
+        let empty = Recorder<Int, TestError>(initialDemand: .none)
+        Empty<Int, TestError>().subscribe(empty)
+        XCTAssertEqual(empty.events, [.subscription, .completion(.finished)])
+        let fail = Recorder<Int, TestError>(initialDemand: .none)
+        Fail<Int, TestError>(error: .boom).subscribe(fail)
+        XCTAssertEqual(fail.events, [.subscription, .completion(.failure(.boom))])
+    }
+
+    /// The book: the value returned by assign "can be cancelled, and is frequently used when
+    /// disabling the pipeline"; the sink's closure runs for every value "prior to any cancellation".
+    func testAssignAndSinkStopAtCancel() {
+        final class Model { var value = 0 }
+        let model = Model()
+        let subject = PassthroughSubject<Int, Never>()
+        let assignment = subject.assign(to: \.value, on: model)
+        var sunk: [Int] = []
+        let sink = subject.sink { sunk.append($0) }
+        subject.send(1)
+        assignment.cancel()
+        sink.cancel()
+        subject.send(2)
+        XCTAssertEqual(model.value, 1)
+        XCTAssertEqual(sunk, [1])
+    }
 }

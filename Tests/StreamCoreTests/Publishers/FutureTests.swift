@@ -169,4 +169,28 @@ final class DeferredTests: XCTestCase {
         deferred.subscribe(recorder)
         XCTAssertEqual(runs, 2)
     }
+
+    /// The book: a Future runs its closure once, at creation, so `retry` cannot make it try
+    /// again; "if you are wanting repeated requests to a Future (for example … retry), wrap the
+    /// Future publisher with Deferred".
+    func testRetryRerunsADeferredFutureButNotABareFuture() {
+        var bareRuns = 0
+        let bare = Future<Int, TestError> { promise in bareRuns += 1; promise(.failure(.boom)) }
+        let bareRecorder = Recorder<Int, TestError>()
+        bare.retry(2).subscribe(bareRecorder)
+        XCTAssertEqual(bareRuns, 1, "the retries resubscribe to the same, already failed Future")
+        XCTAssertEqual(bareRecorder.events, [.subscription, .completion(.failure(.boom))])
+
+        var deferredRuns = 0
+        let deferred = Deferred {
+            Future<Int, TestError> { promise in
+                deferredRuns += 1
+                promise(deferredRuns < 3 ? .failure(.boom) : .success(deferredRuns))
+            }
+        }
+        let deferredRecorder = Recorder<Int, TestError>()
+        deferred.retry(2).subscribe(deferredRecorder)
+        XCTAssertEqual(deferredRuns, 3)
+        XCTAssertEqual(deferredRecorder.events, [.subscription, .value(3), .completion(.finished)])
+    }
 }

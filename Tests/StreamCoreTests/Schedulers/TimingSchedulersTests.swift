@@ -80,6 +80,23 @@ final class OperationQueueSchedulerTests: XCTestCase {
 }
 
 final class TimerPublisherTests: XCTestCase {
+    /// The book: the timer publisher "is a connectable publisher … it will not start producing
+    /// values until connect() or autoconnect() is invoked", even with subscribers attached.
+    func testNothingIsPublishedBeforeConnectAndAutoconnectStartsIt() {
+        let timer = Timer.publish(every: 0.01, on: .current, in: .default)
+        var dates: [Date] = []
+        let unconnected = timer.sink { dates.append($0) }
+        RunLoop.current.run(until: Date().addingTimeInterval(0.1))  // ten intervals
+        XCTAssertEqual(dates, [], "ticks arrived without connect()")
+        unconnected.cancel()
+
+        let tick = expectation(description: "tick")
+        tick.assertForOverFulfill = false
+        let automatic = timer.autoconnect().sink { _ in tick.fulfill() }
+        wait(for: [tick], timeout: 10)
+        automatic.cancel()
+    }
+
     func testPublishesDatesOnceConnected() {
         let timer = Timer.publish(every: 0.01, on: .current, in: .default)
         let ticks = expectation(description: "ticks")
