@@ -39,16 +39,6 @@ trap 'exit 130' INT TERM
 
 # free_port: a free loopback port.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# wait_listening FILE PID: the URL of the "listening on" line.
-wait_listening() {
-    for _ in $(seq 300); do
-        url="$(grep -o 'listening on http://[0-9.]*:[0-9]*' "$1" 2>/dev/null | head -1 | sed 's/listening on //')" || true
-        [ -n "$url" ] && { printf '%s\n' "$url"; return 0; }
-        kill -0 "$2" 2>/dev/null || die "process $2 exited: $(tail -3 "$1")"
-        sleep 0.1
-    done
-    die "no 'listening on' line in $1"
-}
 # cpu_seconds PID: user + system CPU seconds so far.
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$1/stat"; }
 # metric URL NAME: the sum of a Prometheus counter over its labels.

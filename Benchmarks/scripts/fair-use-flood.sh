@@ -29,19 +29,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-listening() {  # file pid → URL
-    for _ in $(seq 300); do
-        url="$(grep -o 'listening on http://[0-9.]*:[0-9]*' "$1" 2>/dev/null | head -1 | sed 's/listening on //')" || true
-        [ -n "$url" ] && { printf '%s\n' "$url"; return 0; }
-        kill -0 "$2" 2>/dev/null || { cat "$1" >&2; die "process $2 exited"; }
-        sleep 0.1
-    done
-    die "no 'listening on' line in $1"
-}
-
 "$UPSTREAM" --port 0 --delay-ms 0 >"$tmp/upstream.log" 2>&1 &
 pids+=($!)
-upstream_url="$(listening "$tmp/upstream.log" "${pids[-1]}")"
+upstream_url="$(wait_listening "$tmp/upstream.log" "${pids[-1]}")"
 require_loopback "$upstream_url"
 
 # Every request: a new address (per wrk thread, a counter spread over 10.x.y.z) and a new login.
@@ -73,7 +63,7 @@ PY
     (cd "$ROOT_DIR" && exec "$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --config "$tmp/service.json") >"$tmp/service.log" 2>&1 &
     service_pid=$!
     pids+=("$service_pid")
-    service_url="$(listening "$tmp/service.log" "$service_pid")"
+    service_url="$(wait_listening "$tmp/service.log" "$service_pid")"
     require_loopback "$service_url"
     sleep 1
     before="$(vmrss_kb "$service_pid")"

@@ -95,3 +95,16 @@ kill_bg() {
     fi
     BG_PID=""
 }
+
+# wait_listening FILE PID: waits up to 30 s for the "listening on http://…" line the process PID
+# writes to FILE; prints the URL.
+wait_listening() {
+    local file="$1" pid="$2" url=""
+    for _ in $(seq 300); do
+        url="$(grep -o 'listening on http://[0-9.]*:[0-9]*' "$file" 2>/dev/null | head -1 | sed 's/listening on //')" || true
+        [ -n "$url" ] && { printf '%s\n' "$url"; return 0; }
+        kill -0 "$pid" 2>/dev/null || { tail -5 "$file" >&2; die "process $pid exited before listening"; }
+        sleep 0.1
+    done
+    die "no 'listening on' line in $file"
+}

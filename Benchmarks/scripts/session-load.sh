@@ -49,17 +49,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Waits up to 30 s for "listening on http://…" in $1; prints the URL.
-wait_listening() {
-    local file="$1" pid="$2" url=""
-    for _ in $(seq 300); do
-        url="$(grep -o 'listening on http://[0-9.]*:[0-9]*' "$file" 2>/dev/null | head -1 | sed 's/listening on //')" || true
-        [ -n "$url" ] && { printf '%s\n' "$url"; return 0; }
-        kill -0 "$pid" 2>/dev/null || { cat "$file" >&2; die "process $pid exited before listening"; }
-        sleep 0.1
-    done
-    die "no 'listening on' line in $file"
-}
 
 upstream_cmd=("$UPSTREAM" --port 0 --delay-ms "$DELAY_MS")
 names_args=()
