@@ -121,7 +121,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         inFlight = true
         connection.deadline = 0
         if let route = server.webSocketRoute(for: request) {
-            upgrade(request, route: route, on: connection)
+            upgradeRequested(request, route: route, on: connection)
             return
         }
         switch server.router.resolve(request) {
@@ -191,7 +191,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         connection.closeAfterFlush()
     }
 
-    private func upgrade(_ request: HTTPRequest, route: WebSocketRoute, on connection: Connection) {
+    /// A valid route's upgrade request: the handshake checked, then the application's decision.
+    private func upgradeRequested(_ request: HTTPRequest, route: WebSocketRoute, on connection: Connection) {
         let accepted: WebSocketHandshake.Accepted
         do {
             accepted = try route.handshake.accept(request)
@@ -207,14 +208,42 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
             finish(request, with: server.errorResponse(.serviceUnavailable, "shutting down"), on: connection)
             return
         }
-        var onClose: (@Sendable () -> Void)?
-        switch route.admit?(request) ?? .accept(onClose: nil) {
+        decide(route.admit?(request) ?? .accept(onClose: nil), request, accepted, route: route, on: connection)
+    }
+
+    /// Carries out the application's decision on an upgrade; a pending one is awaited with
+    /// reading paused, then carried out on the connection's loop.
+    private func decide(
+        _ decision: UpgradeDecision, _ request: HTTPRequest, _ accepted: WebSocketHandshake.Accepted,
+        route: WebSocketRoute, on connection: Connection
+    ) {
+        switch decision {
         case .refuse(let response):
             finish(request, with: response, on: connection)
-            return
-        case .accept(let closed):
-            onClose = closed
+        case .accept(let onClose):
+            upgrade(request, accepted, route: route, onClose: onClose, on: connection)
+        case .pending(let decide):
+            connection.pauseReading()
+            let loop = connection.loop
+            handlerTask = Task {
+                let decision = await decide()
+                loop.execute { [self] in
+                    handlerTask = nil
+                    guard !connection.isClosed else {
+                        if case .accept(let onClose) = decision { onClose?() }
+                        return
+                    }
+                    if !inputEnded { connection.resumeReading() }
+                    self.decide(decision, request, accepted, route: route, on: connection)
+                }
+            }
         }
+    }
+
+    private func upgrade(
+        _ request: HTTPRequest, _ accepted: WebSocketHandshake.Accepted, route: WebSocketRoute,
+        onClose: (@Sendable () -> Void)?, on connection: Connection
+    ) {
         var out: [UInt8] = []
         serializer.serialize(accepted.response, context: .init(request: request), into: &out)
         connection.write(out)

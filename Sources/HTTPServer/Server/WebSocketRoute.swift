@@ -12,4 +12,8 @@ public enum UpgradeDecision: Sendable {
     case accept(onClose: (@Sendable () -> Void)?)
     /// Answer this response instead (e.g. 403 for a foreign origin, 429 for too many sessions).
     case refuse(HTTPResponse)
+    /// Decide once `decide` returns (a count kept elsewhere, e.g. in Redis): the connection
+    /// reads nothing more until then; if it closes meanwhile, an accepting decision's `onClose`
+    /// still runs.
+    case pending(@Sendable () async -> UpgradeDecision)
 }

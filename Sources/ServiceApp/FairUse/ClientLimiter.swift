@@ -65,6 +65,17 @@ final class ClientLimiter: @unchecked Sendable {
         }
     }
 
+    /// The refusal for a session the replicas together have no room for (`client` has
+    /// `sessionsPerClient` open across them).
+    func refuseSession(_ client: String) -> Refusal {
+        let now = now()
+        return lock.withLock {
+            var entry = entryLocked(client, now: now)
+            defer { entries[client] = entry }
+            return Refusal(seconds: Self.sessionRetryAfterSeconds, firstInWindow: warn(&entry, now: now))
+        }
+    }
+
     /// A session of `client` closed.
     func closeSession(_ client: String) {
         let now = now()

@@ -13,16 +13,19 @@ final class FairUse: Sendable {
     let limiter: ClientLimiter
     /// The lookup allowances replicas share (Redis); nil: this replica's buckets only.
     let sharedBuckets: (any SharedTokenBuckets)?
+    /// The session counts replicas share (Redis); nil: this replica's counts only.
+    let sharedSessions: (any SharedSessionCounts)?
     private let logger: Logger
 
     init(
         resolver: ClientAddressResolver, origins: OriginPolicy, limiter: ClientLimiter,
-        sharedBuckets: (any SharedTokenBuckets)? = nil, logger: Logger
+        sharedBuckets: (any SharedTokenBuckets)? = nil, sharedSessions: (any SharedSessionCounts)? = nil, logger: Logger
     ) {
         self.resolver = resolver
         self.origins = origins
         self.limiter = limiter
         self.sharedBuckets = sharedBuckets
+        self.sharedSessions = sharedSessions
         self.logger = logger
     }
 
@@ -36,20 +39,42 @@ final class FairUse: Sendable {
         let client = resolver.client(of: request)
         let refusal = limiter.openSession(client)
         Gauge(label: "fair_use_tracked_clients").record(limiter.count)
-        if let refusal {
-            Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")]).increment()
-            if refusal.firstInWindow {
-                logger.notice("client reached sessionsPerClient", metadata: [
-                    "client": "\(client)", "limit": "\(limiter.settings.sessionsPerClient)",
-                ])
-            }
-            return .refuse(JSONResponse.error(
-                .tooManyRequests, "too_many_sessions", "at most \(limiter.settings.sessionsPerClient) sessions per client",
-                headers: ["Retry-After": "\(refusal.seconds)"]
-            ))
-        }
+        if let refusal { return tooManySessions(client, refusal) }
         let limiter = limiter
-        return .accept(onClose: { limiter.closeSession(client) })
+        guard let sharedSessions else { return .accept(onClose: { limiter.closeSession(client) }) }
+        // Counted here; now across replicas (the upgrade waits for Redis, never an event loop).
+        let limit = limiter.settings.sessionsPerClient
+        return .pending { [self] in
+            let counted = await withCheckedContinuation { continuation in
+                sharedSessions.open(client, limit: limit) { continuation.resume(returning: $0) }
+            }
+            switch counted {
+            case false?:
+                limiter.closeSession(client)
+                return tooManySessions(client, limiter.refuseSession(client))
+            case true?:
+                return .accept(onClose: {
+                    limiter.closeSession(client)
+                    sharedSessions.close(client)
+                })
+            case nil:
+                return .accept(onClose: { limiter.closeSession(client) })
+            }
+        }
+    }
+
+    /// The 429 for one session too many, counted and (once per window) logged.
+    private func tooManySessions(_ client: String, _ refusal: ClientLimiter.Refusal) -> UpgradeDecision {
+        Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")]).increment()
+        if refusal.firstInWindow {
+            logger.notice("client reached sessionsPerClient", metadata: [
+                "client": "\(client)", "limit": "\(limiter.settings.sessionsPerClient)",
+            ])
+        }
+        return .refuse(JSONResponse.error(
+            .tooManyRequests, "too_many_sessions", "at most \(limiter.settings.sessionsPerClient) sessions per client",
+            headers: ["Retry-After": "\(refusal.seconds)"]
+        ))
     }
 
     /// The upstream allowance of the client that sent `request`.

@@ -4,7 +4,7 @@ import Logging
 import Metrics
 
 /// What replicas share through one Redis when `redis.url` is set: the user cache, GitHub's rate
-/// limits, in-flight lookups and fair use's per-client lookup allowances, all on one client (`redis_commands_total` counts its round
+/// limits, in-flight lookups and fair use's per-client lookup allowances and session counts, all on one client (`redis_commands_total` counts its round
 /// trips; failures are counted and logged by `RedisFailureReport`).
 final class ReplicaSharing: Sendable {
     let client: RedisClient
@@ -12,6 +12,7 @@ final class ReplicaSharing: Sendable {
     let rateLimits: RedisRateLimitStore
     let flights: RedisFlights
     let buckets: RedisTokenBuckets
+    let sessions: RedisSessionCounts
     let flightWait: TimeInterval
 
     init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
@@ -24,6 +25,7 @@ final class ReplicaSharing: Sendable {
         rateLimits = RedisRateLimitStore(client: client)
         flights = RedisFlights(client: client)
         buckets = RedisTokenBuckets(client: client)
+        sessions = RedisSessionCounts(client: client)
         flightWait = Double(settings.flightWait.wholeMilliseconds) / 1_000
     }
 
@@ -31,6 +33,10 @@ final class ReplicaSharing: Sendable {
     /// hears other replicas' landings.
     var availability: String { client.isAvailable && flights.isSubscribed ? "available" : "unavailable" }
 
-    /// Stops listening for other replicas' landings (at shutdown).
-    func stop() { flights.stop() }
+    /// Stops listening for other replicas' landings and renewing this replica's liveness (at
+    /// shutdown, once its sessions are closed).
+    func stop() {
+        flights.stop()
+        sessions.stop()
+    }
 }

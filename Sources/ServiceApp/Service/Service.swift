@@ -52,7 +52,8 @@ final class Service: Sendable {
         let fairUse = FairUse(
             resolver: ClientAddressResolver(trustedProxies: config.fairUse.trustedProxies),
             origins: OriginPolicy(allowedOrigins: config.fairUse.allowedOrigins),
-            limiter: ClientLimiter(settings: config.fairUse.limiterSettings), sharedBuckets: sharing?.buckets, logger: logger
+            limiter: ClientLimiter(settings: config.fairUse.limiterSettings), sharedBuckets: sharing?.buckets,
+            sharedSessions: sharing?.sessions, logger: logger
         )
         self.fairUse = fairUse
         server = HTTPServer(

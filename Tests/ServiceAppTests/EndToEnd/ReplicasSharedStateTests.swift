@@ -86,4 +86,31 @@ final class ReplicasSharedStateTests: EndToEndTestCase {
         XCTAssertEqual(fake.requestCount(for: "hec"), 0)
         XCTAssertEqual(try lookup("hec", on: portB, from: "127.0.0.3").status, 200, "another client is unaffected")
     }
+
+    func testAClientsSessionsAreCountedAcrossReplicas() throws {
+        let redisPort = try startRedis()
+        let redis = RedisClient.Configuration(port: Int(redisPort))
+        try startService {
+            $0.redis.client = redis
+            $0.fairUse.sessionsPerClient = 2
+        }
+        let b = Service(config: config {
+            $0.redis.client = redis
+            $0.fairUse.sessionsPerClient = 2
+        }, logger: Self.logger)
+        replicaB = b
+        let portB = try b.start().port
+        var first: EventClient? = try EventClient(port: port, source: "127.0.0.2")
+        let second = try EventClient(port: portB, source: "127.0.0.2")
+        let upgrade = TestWebSocketClient.upgradeRequest(path: "/ws", key: TestWebSocketClient.makeKey())
+        let third = try TestHTTPClient(port: portB, source: "127.0.0.2").request(upgrade)
+        XCTAssertEqual(third.status, 429, "one on A and one on B are the client's two: \(third.text)")
+        XCTAssertTrue(third.text.contains(#""error":"too_many_sessions""#), third.text)
+        XCTAssertEqual(try TestHTTPClient(port: port, source: "127.0.0.3").request(upgrade).status, 101, "another client")
+        first = nil
+        XCTAssertTrue(waitUntil {
+            (try? TestHTTPClient(port: portB, source: "127.0.0.2").request(upgrade).status) == 101
+        }, "A's closed session makes room on B")
+        _ = (first, second)
+    }
 }

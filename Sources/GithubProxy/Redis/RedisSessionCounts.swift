@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+
+/// Open sessions per client in Redis: one hash per client, a field per replica with its count.
+/// A replica proves it is alive with a key it renews every 10 s (30 s lifetime); the open script
+/// counts only live replicas' fields and deletes the others, so the sessions of a replica that
+/// was killed stop counting within 30 s. Counting and checking are one Lua script: replicas
+/// admitting sessions of one client at once never pass the limit together.
+public final class RedisSessionCounts: SharedSessionCounts, @unchecked Sendable {
+    // Sendable: `timer` is set once, in `init`, and only cancelled after; the rest is immutable.
+    private let client: RedisClient
+    private let prefix: String
+    private let replica = UUID().uuidString
+    private var timer: DispatchSourceTimer?
+
+    public init(client: RedisClient, prefix: String = "serviceapp:") {
+        self.client = client
+        self.prefix = prefix
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "redis.heartbeat"))
+        timer.schedule(deadline: .now(), repeating: .seconds(10), leeway: .seconds(1))
+        timer.setEventHandler { [weak self] in self?.renew() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Stops renewing this replica's key and deletes it (at shutdown): its counts stop counting.
+    public func stop() {
+        timer?.cancel()
+        client.run(["DEL", replicaKey]) { _ in }
+    }
+
+    private var replicaKey: String { prefix + "replica:" + replica }
+
+    private func renew() {
+        client.run(["SET", replicaKey, "1", "PX", "30000"]) { _ in }
+    }
+
+    public func open(_ client: String, limit: Int, completion: @escaping @Sendable (Bool?) -> Void) {
+        let arguments = [replica, String(limit), prefix + "replica:"]
+        self.client.eval(Self.openScript, keys: [prefix + "sessions:" + client], arguments: arguments, affinity: client) { result in
+            switch result {
+            case .success(.integer(let counted)): completion(counted == 1)
+            case .success, .failure: completion(nil)
+            }
+        }
+    }
+
+    public func close(_ client: String) {
+        self.client.eval(Self.closeScript, keys: [prefix + "sessions:" + client], arguments: [replica], affinity: client) { _ in }
+    }
+
+    /// ARGV: this replica, the limit, the replica keys' prefix. 1: counted; 0: at the limit.
+    static let openScript = """
+        local fields = redis.call('HGETALL', KEYS[1])
+        local total = 0
+        for i = 1, #fields, 2 do
+          local replica, count = fields[i], tonumber(fields[i + 1])
+          if replica == ARGV[1] or redis.call('EXISTS', ARGV[3] .. replica) == 1 then
+            total = total + count
+          else
+            redis.call('HDEL', KEYS[1], replica)
+          end
+        end
+        if total >= tonumber(ARGV[2]) then return 0 end
+        redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+        redis.call('EXPIRE', KEYS[1], 86400)
+        return 1
+        """
+
+    static let closeScript = """
+        local count = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+        if count <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+        return count
+        """
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GithubProxy
+import HTTPTestSupport
+import XCTest
+
+/// Fair use's sessions per client as one count in Redis for every replica.
+final class SharedSessionCountsTests: RedisReplicaTestCase {
+    private var stores: [RedisSessionCounts] = []
+
+    override func tearDown() {
+        stores.forEach { $0.stop() }
+        stores = []
+        super.tearDown()
+    }
+
+    private func store(timeoutMilliseconds: Int = 300) -> RedisSessionCounts {
+        let store = RedisSessionCounts(client: redisClient(timeoutMilliseconds: timeoutMilliseconds))
+        stores.append(store)
+        return store
+    }
+
+    /// Opens `count` sessions of `client` at once over `stores`; returns the answers.
+    private func open(_ count: Int, of client: String, on stores: [RedisSessionCounts], limit: Int = 3) -> [Bool?] {
+        let answers = Box<[Bool?]>([])
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            stores[index % stores.count].open(client, limit: limit) { answer in
+                answers.mutate { $0.append(answer) }
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        return answers.value
+    }
+
+    func testReplicasOpeningAtOnceNeverPassTheLimitTogether() {
+        let a = store(), b = store()
+        XCTAssertTrue(waitUntil { self.liveReplicas() == 2 }, "both replicas announced themselves")
+        let answers = open(20, of: "10.0.0.1", on: [a, b])
+        XCTAssertEqual(answers.filter { $0 == true }.count, 3)
+        XCTAssertEqual(answers.filter { $0 == false }.count, 17)
+        XCTAssertEqual(open(1, of: "10.0.0.2", on: [b]), [true], "each client its own count")
+        a.close("10.0.0.1")
+        XCTAssertTrue(waitUntil { self.open(1, of: "10.0.0.1", on: [b]) == [true] }, "a closed session makes room on every replica")
+    }
+
+    func testTheSessionsOfAReplicaThatIsGoneStopCounting() {
+        let a = store(), b = store()
+        XCTAssertTrue(waitUntil { self.liveReplicas() == 2 })
+        XCTAssertEqual(open(3, of: "10.0.0.1", on: [a]), [true, true, true])
+        XCTAssertEqual(open(1, of: "10.0.0.1", on: [b]), [false])
+        a.stop()  // as a replica's key lapses 30 s after it was killed
+        XCTAssertTrue(waitUntil { self.liveReplicas() == 1 })
+        XCTAssertEqual(open(1, of: "10.0.0.1", on: [b]), [true])
+    }
+
+    func testWithRedisDownNothingIsCountedAndEachReplicaDecides() {
+        let a = store(timeoutMilliseconds: 100)
+        redis.stop()
+        XCTAssertEqual(open(4, of: "10.0.0.1", on: [a]), [nil, nil, nil, nil])
+    }
+
+    private func liveReplicas() -> Int {
+        guard case .success(.array(let keys)) = redisClient().runAndWait(["KEYS", "serviceapp:replica:*"]) else { return -1 }
+        return keys.count
+    }
+}
