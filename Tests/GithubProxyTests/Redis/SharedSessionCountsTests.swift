@@ -41,8 +41,16 @@ final class SharedSessionCountsTests: RedisReplicaTestCase {
         XCTAssertEqual(answers.filter { $0 == true }.count, 3)
         XCTAssertEqual(answers.filter { $0 == false }.count, 17)
         XCTAssertEqual(open(1, of: "10.0.0.2", on: [b]), [true], "each client its own count")
+    }
+
+    func testASessionClosedOnOneReplicaMakesRoomOnTheOther() {
+        let a = store(), b = store()
+        XCTAssertTrue(waitUntil { self.liveReplicas() == 2 })
+        XCTAssertEqual(open(3, of: "10.0.0.1", on: [a]), [true, true, true])
+        XCTAssertEqual(open(1, of: "10.0.0.1", on: [b]), [false])
         a.close("10.0.0.1")
-        XCTAssertTrue(waitUntil { self.open(1, of: "10.0.0.1", on: [b]) == [true] }, "a closed session makes room on every replica")
+        XCTAssertTrue(waitUntil { self.open(1, of: "10.0.0.1", on: [b]) == [true] }, "A's close reached Redis")
+        XCTAssertEqual(open(1, of: "10.0.0.1", on: [a]), [false], "and B's session took the room")
     }
 
     func testTheSessionsOfAReplicaThatIsGoneStopCounting() {
