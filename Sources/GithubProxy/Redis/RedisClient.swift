@@ -3,9 +3,11 @@ import Foundation
 import StreamCore
 
 /// A Redis client for the state replicas share: a pool of hiredis connections, each owned by its
-/// own serial queue, so a command blocks that queue — never an event loop or the caller — for at
-/// most `timeoutMilliseconds` (connect and each command). Commands go to the pool's connections
-/// in turn; a connection that breaks is made again by its next command, after a back-off.
+/// own serial queue, so a command blocks that queue — never an event loop or the caller. A command
+/// that waited in the queue for `timeoutMilliseconds` fails unsent (`.timeout`); one that is sent
+/// waits at most a connect and a command timeout more. Commands go to the pool's connections in
+/// turn; a connection that breaks or times out is made again after a back-off, during which its
+/// commands fail at once.
 ///
 /// The design decision (hiredis's blocking API on dedicated queues rather than its async API on
 /// the server's event loops): Redis calls are few per lookup and never on the keystroke path's
@@ -83,7 +85,13 @@ public final class RedisClient: Sendable {
         let index = affinity.map { Int(UInt(bitPattern: $0.hashValue) % UInt(slots.count)) } ?? next.take(modulo: slots.count)
         let slot = slots[index]
         onCommand()
-        slot.queue.async { [self] in completion(noted(slot.connection.run(arguments))) }
+        // The timeout counts from here: a command that waited its turn past it fails without
+        // being sent, so a slow Redis never holds a caller longer than the timeout.
+        let deadline = DispatchTime.now() + .milliseconds(configuration.timeoutMilliseconds)
+        slot.queue.async { [self] in
+            guard DispatchTime.now() < deadline else { return completion(noted(.failure(.timeout))) }
+            completion(noted(slot.connection.run(arguments)))
+        }
     }
 
     /// Whether the last command reached Redis (true until one did not; an error reply still

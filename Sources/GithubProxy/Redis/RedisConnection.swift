@@ -3,8 +3,8 @@ import Foundation
 
 /// One blocking connection to Redis through hiredis, with a connect and a command timeout.
 /// Not thread-safe: `RedisClient` gives each one its own serial queue, so a blocking call never
-/// runs on an event-loop thread. A broken connection is dropped and made again by the next
-/// command, no sooner than its back-off allows.
+/// runs on an event-loop thread. A broken or timed-out connection is dropped and made again by
+/// a later command, no sooner than its back-off allows (reset only by a command that succeeds).
 final class RedisConnection {
     struct Settings: Sendable {
         var host: String
@@ -35,10 +35,15 @@ final class RedisConnection {
             redisCommandArgv(context, Int32(arguments.count), argv, lengths)
         }
         guard let raw else {
+            // Timed out or broken: a slow Redis is treated as a down one — no new connection
+            // before the back-off, so queued commands fail fast instead of each waiting out
+            // the timeout.
             let error = Self.error(of: context)
             drop()
+            backOff()
             return .failure(error)
         }
+        backoffMilliseconds = 0
         let reply = raw.assumingMemoryBound(to: redisReply.self)
         defer { freeReplyObject(raw) }
         if reply.pointee.type == REDIS_REPLY_ERROR {
@@ -72,14 +77,18 @@ final class RedisConnection {
                 return failedConnection("SELECT \(settings.database): \(error)")
             }
         }
-        backoffMilliseconds = 0
         return .success(made)
     }
 
     private func failedConnection(_ reason: String) -> Result<UnsafeMutablePointer<redisContext>, RedisError> {
+        backOff()
+        return .failure(.connection(reason))
+    }
+
+    /// The next connection waits 50 ms, doubling to 5 s; a command that succeeds resets it.
+    private func backOff() {
         backoffMilliseconds = min(5_000, max(50, backoffMilliseconds * 2))
         nextAttempt = .now() + .milliseconds(backoffMilliseconds)
-        return .failure(.connection(reason))
     }
 
     private func drop() {

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 
-/// Open sessions per client in Redis: one hash per client, a field per replica with its count.
-/// A replica proves it is alive with a key it renews every 10 s (30 s lifetime); the open script
-/// counts only live replicas' fields and deletes the others, so the sessions of a replica that
-/// was killed stop counting within 30 s. Counting and checking are one Lua script: replicas
-/// admitting sessions of one client at once never pass the limit together.
+/// Open sessions per client in Redis: one hash per client, a field per session
+/// (`<replica>|<session>`). A replica proves it is alive with a key it renews every 10 s (30 s
+/// lifetime); the open script counts only live replicas' sessions and deletes the others, so the
+/// sessions of a replica that was killed stop counting within 30 s. Counting and checking are
+/// one Lua script: replicas admitting sessions of one client at once never pass the limit
+/// together. Closing deletes the session's field, so it can be repeated harmlessly.
 public final class RedisSessionCounts: SharedSessionCounts, @unchecked Sendable {
     // Sendable: `timer` is set once, in `init`, and only cancelled after; the rest is immutable.
     private let client: RedisClient
@@ -37,8 +38,8 @@ public final class RedisSessionCounts: SharedSessionCounts, @unchecked Sendable 
         client.run(["SET", replicaKey, "1", "PX", "30000"]) { _ in }
     }
 
-    public func open(_ client: String, limit: Int, completion: @escaping @Sendable (Bool?) -> Void) {
-        let arguments = [replica, String(limit), prefix + "replica:"]
+    public func open(_ client: String, session: String, limit: Int, completion: @escaping @Sendable (Bool?) -> Void) {
+        let arguments = [replica, replica + "|" + session, String(limit), prefix + "replica:"]
         self.client.eval(Self.openScript, keys: [prefix + "sessions:" + client], arguments: arguments, affinity: client) { result in
             switch result {
             case .success(.integer(let counted)): completion(counted == 1)
@@ -47,31 +48,25 @@ public final class RedisSessionCounts: SharedSessionCounts, @unchecked Sendable 
         }
     }
 
-    public func close(_ client: String) {
-        self.client.eval(Self.closeScript, keys: [prefix + "sessions:" + client], arguments: [replica], affinity: client) { _ in }
+    public func close(_ client: String, session: String) {
+        self.client.run(["HDEL", prefix + "sessions:" + client, replica + "|" + session], affinity: client) { _ in }
     }
 
-    /// ARGV: this replica, the limit, the replica keys' prefix. 1: counted; 0: at the limit.
+    /// ARGV: this replica, this session's field, the limit, the replica keys' prefix.
+    /// 1: counted; 0: at the limit.
     static let openScript = """
-        local fields = redis.call('HGETALL', KEYS[1])
-        local total = 0
-        for i = 1, #fields, 2 do
-          local replica, count = fields[i], tonumber(fields[i + 1])
-          if replica == ARGV[1] or redis.call('EXISTS', ARGV[3] .. replica) == 1 then
-            total = total + count
-          else
-            redis.call('HDEL', KEYS[1], replica)
+        local fields = redis.call('HKEYS', KEYS[1])
+        local alive, total = {}, 0
+        for _, field in ipairs(fields) do
+          local replica = string.match(field, '^([^|]+)|')
+          if replica and alive[replica] == nil then
+            alive[replica] = replica == ARGV[1] or redis.call('EXISTS', ARGV[4] .. replica) == 1
           end
+          if replica and alive[replica] then total = total + 1 else redis.call('HDEL', KEYS[1], field) end
         end
-        if total >= tonumber(ARGV[2]) then return 0 end
-        redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+        if total >= tonumber(ARGV[3]) then return 0 end
+        redis.call('HSET', KEYS[1], ARGV[2], 1)
         redis.call('EXPIRE', KEYS[1], 86400)
         return 1
-        """
-
-    static let closeScript = """
-        local count = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-        if count <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
-        return count
         """
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GithubProxy
 import HTTPServer
 import Logging
@@ -44,22 +45,20 @@ final class FairUse: Sendable {
         guard let sharedSessions else { return .accept(onClose: { limiter.closeSession(client) }) }
         // Counted here; now across replicas (the upgrade waits for Redis, never an event loop).
         let limit = limiter.settings.sessionsPerClient
+        let session = UUID().uuidString
         return .pending { [self] in
             let counted = await withCheckedContinuation { continuation in
-                sharedSessions.open(client, limit: limit) { continuation.resume(returning: $0) }
+                sharedSessions.open(client, session: session, limit: limit) { continuation.resume(returning: $0) }
             }
-            switch counted {
-            case false?:
+            guard counted != false else {
                 limiter.closeSession(client)
                 return tooManySessions(client, limiter.refuseSession(client))
-            case true?:
-                return .accept(onClose: {
-                    limiter.closeSession(client)
-                    sharedSessions.close(client)
-                })
-            case nil:
-                return .accept(onClose: { limiter.closeSession(client) })
             }
+            // Counted, or no answer (the open may still have been counted): closed either way.
+            return .accept(onClose: {
+                limiter.closeSession(client)
+                sharedSessions.close(client, session: session)
+            })
         }
     }
 

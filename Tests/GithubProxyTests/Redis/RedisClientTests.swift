@@ -55,6 +55,26 @@ final class RedisClientTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 0.9, "gave up at the 300 ms timeout")
     }
 
+    func testAStalledRedisHoldsNoCommandLongerThanItsTimeout() throws {
+        // Redis accepts connections but answers nothing for 3 s (a pause, a stall, an overload).
+        XCTAssertEqual(try client.runAndWait(["CLIENT", "PAUSE", "3000", "ALL"]).get(), .status("OK"))
+        let outcomes = Box<[RedisError?]>([])
+        let done = expectation(description: "40 commands answered")
+        done.expectedFulfillmentCount = 40
+        for index in 0..<40 {
+            client.run(["GET", "key\(index)"]) { result in
+                outcomes.mutate { $0.append(result.failure) }
+                done.fulfill()
+            }
+        }
+        // Two connections with a 300 ms timeout: one at a time they would take 6 s; those that
+        // waited their timeout in the queue fail unsent, so all are answered well within the pause.
+        wait(for: [done], timeout: 2.5)
+        XCTAssertEqual(outcomes.value.count, 40)
+        XCTAssertTrue(outcomes.value.allSatisfy { $0 == .timeout || $0.map { if case .connection = $0 { true } else { false } } == true },
+                      "\(outcomes.value)")
+    }
+
     func testRedisDownFailsFastAndTheClientReconnectsWhenItIsBack() throws {
         XCTAssertEqual(try client.runAndWait(["PING"]).get(), .status("PONG"))
         server.stop()
@@ -87,5 +107,12 @@ final class RedisClientTests: XCTestCase {
         XCTAssertNil(RedisClient.Configuration(url: "rediss://secure:6380"))
         XCTAssertNil(RedisClient.Configuration(url: "redis://user:pw@host"))
         XCTAssertNil(RedisClient.Configuration(url: "redis://host/notanumber"))
+    }
+}
+
+private extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

@@ -25,7 +25,7 @@ final class SharedSessionCountsTests: RedisReplicaTestCase {
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()
-            stores[index % stores.count].open(client, limit: limit) { answer in
+            stores[index % stores.count].open(client, session: "s\(index)-\(UUID().uuidString)", limit: limit) { answer in
                 answers.mutate { $0.append(answer) }
                 group.leave()
             }
@@ -43,14 +43,28 @@ final class SharedSessionCountsTests: RedisReplicaTestCase {
         XCTAssertEqual(open(1, of: "10.0.0.2", on: [b]), [true], "each client its own count")
     }
 
-    func testASessionClosedOnOneReplicaMakesRoomOnTheOther() {
+    /// Opens the named session and waits for the answer.
+    private func open(_ session: String, of client: String, on store: RedisSessionCounts, limit: Int = 3) -> Bool? {
+        let answer = Box<Bool??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.open(client, session: session, limit: limit) { counted in
+            answer.mutate { $0 = .some(counted) }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        return answer.value ?? nil
+    }
+
+    func testASessionClosedOnOneReplicaMakesRoomOnTheOtherOnceOnly() {
         let a = store(), b = store()
         XCTAssertTrue(waitUntil { self.liveReplicas() == 2 })
-        XCTAssertEqual(open(3, of: "10.0.0.1", on: [a]), [true, true, true])
-        XCTAssertEqual(open(1, of: "10.0.0.1", on: [b]), [false])
-        a.close("10.0.0.1")
-        XCTAssertTrue(waitUntil { self.open(1, of: "10.0.0.1", on: [b]) == [true] }, "A's close reached Redis")
-        XCTAssertEqual(open(1, of: "10.0.0.1", on: [a]), [false], "and B's session took the room")
+        for session in ["s1", "s2", "s3"] { XCTAssertEqual(open(session, of: "10.0.0.1", on: a), true) }
+        XCTAssertEqual(open("s4", of: "10.0.0.1", on: b), false)
+        a.close("10.0.0.1", session: "s1")
+        a.close("10.0.0.1", session: "s1")
+        a.close("10.0.0.1", session: "never-opened")
+        XCTAssertTrue(waitUntil { self.open("s4", of: "10.0.0.1", on: b) == true }, "A's close reached Redis")
+        XCTAssertEqual(open("s5", of: "10.0.0.1", on: b), false, "a repeated or unknown close made no more room")
     }
 
     func testTheSessionsOfAReplicaThatIsGoneStopCounting() {
