@@ -62,10 +62,16 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
                     finish(key, id, .timedOut)
                 }
             case .success(.integer(1)):
+                // The claim is ours; if the lookup left meanwhile (a newer keystroke, or a
+                // landing of the previous flight answered it), nobody will land it: release it
+                // now rather than make the others wait it out.
+                guard let completion = remove(key, id) else { return release(key, token) }
                 lock.withLock { tokens[key] = token }
-                finish(key, id, .lead)
+                completion(.lead)
             default:
-                // Redis unreachable (or a bug in the script): fetch on our own, lead of no one.
+                // No answer (Redis unreachable or slow; the claim may still have been made):
+                // fetch on our own, and give back a claim that may be ours.
+                release(key, token)
                 finish(key, id, .timedOut)
             }
         }
@@ -75,6 +81,11 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
     public func land(_ key: String) {
         let key = key.lowercased()
         guard let token = lock.withLock({ tokens.removeValue(forKey: key) }) else { return }
+        release(key, token)
+    }
+
+    /// Deletes the claim on `key` if it is `token`'s, and announces the landing.
+    private func release(_ key: String, _ token: String) {
         client.eval(Self.landScript, keys: [prefix + "lock:" + key], arguments: [token, channel, key], affinity: key) { _ in }
     }
 

@@ -2,8 +2,9 @@ import Foundation
 
 /// GitHub's rate limits shared in Redis: one hash per resource (`remaining`, `reset` and
 /// `paused`, times in Redis's own milliseconds clock so replicas' clocks never disagree), read and
-/// written only by two Lua scripts, which Redis runs atomically. The hash expires a minute after
-/// its window or pause ends.
+/// written only by two Lua scripts, which Redis runs atomically. Each request takes one from
+/// `remaining` (so the last one is never spent twice); each response sets it to what GitHub
+/// says. The hash expires a minute after its window or pause ends.
 public final class RedisRateLimitStore: SharedRateLimitStore {
     private let client: RedisClient
     private let prefix: String
@@ -46,8 +47,9 @@ public final class RedisRateLimitStore: SharedRateLimitStore {
         """
 
     /// ARGV: remaining, reset (ms since 1970), pause (ms); each may be empty. A newer window
-    /// replaces the old one; within one window the lower count wins (responses arrive out of
-    /// order); a pause only grows.
+    /// replaces the old one; within one window the latest reading wins: GitHub's count is the
+    /// truth, and the takes since then (requests it did not charge, such as a `304`, or that
+    /// never reached it) must not lower it for good. A pause only grows.
     static let recordScript = """
         local time = redis.call('TIME')
         local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -57,7 +59,7 @@ public final class RedisRateLimitStore: SharedRateLimitStore {
         if remaining and reset then
           if not oldReset or reset > oldReset then
             redis.call('HSET', KEYS[1], 'remaining', remaining, 'reset', reset)
-          elseif reset == oldReset and (not oldRemaining or remaining < oldRemaining) then
+          elseif reset == oldReset then
             redis.call('HSET', KEYS[1], 'remaining', remaining)
           end
         end

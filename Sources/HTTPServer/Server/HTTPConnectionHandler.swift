@@ -234,6 +234,12 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                         return
                     }
                     if !inputEnded { connection.resumeReading() }
+                    // Shutdown began while the application decided: no new session now.
+                    if server.isDraining, case .accept(let onClose) = decision {
+                        onClose?()
+                        finish(request, with: server.errorResponse(.serviceUnavailable, "shutting down"), on: connection)
+                        return
+                    }
                     self.decide(decision, request, accepted, route: route, on: connection)
                 }
             }

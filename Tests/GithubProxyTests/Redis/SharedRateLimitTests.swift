@@ -31,12 +31,16 @@ final class SharedRateLimitTests: RedisReplicaTestCase {
         XCTAssertTrue(answers.compactMap { $0 }.allSatisfy { (3_590...3_600).contains($0) }, "the rest wait for the reset: \(answers)")
     }
 
-    func testWithinOneWindowTheLowerCountWinsAndANewWindowReplacesIt() {
+    func testWithinOneWindowGitHubsLatestCountWinsAndANewWindowReplacesIt() {
         let store = RedisRateLimitStore(client: redisClient())
         let reset = Date().addingTimeInterval(600)
         store.record("core", RateLimitReading(remaining: 3, reset: reset))
-        store.record("core", RateLimitReading(remaining: 7, reset: reset))
-        XCTAssertTrue(waitUntil { self.field("remaining") == "3" }, "a later response of the same window with more left arrived out of order")
+        XCTAssertTrue(waitUntil { self.field("remaining") == "3" })
+        XCTAssertEqual(take(3, from: [store]), [nil, nil, nil])
+        XCTAssertEqual(take(1, from: [store]).first??.signum(), 1, "taken down to 0: wait for the reset")
+        // GitHub did not charge those three (304s): its count sets the shared one right.
+        store.record("core", RateLimitReading(remaining: 3, reset: reset))
+        XCTAssertTrue(waitUntil { self.field("remaining") == "3" }, "the latest reading wins")
         store.record("core", RateLimitReading(remaining: 50, reset: reset.addingTimeInterval(3_600)))
         XCTAssertTrue(waitUntil { self.field("remaining") == "50" }, "a newer window starts over")
         store.record("core", RateLimitReading(remaining: 0, reset: reset))

@@ -26,9 +26,13 @@ final class UpgradeDecisionTests: ServerTestCase {
     }
 
     private func server(admit: @escaping @Sendable (HTTPRequest) -> UpgradeDecision) throws -> UInt16 {
+        try echoServer(admit: admit).port
+    }
+
+    private func echoServer(admit: @escaping @Sendable (HTTPRequest) -> UpgradeDecision) throws -> (server: HTTPServer, port: UInt16) {
         try startServer(router: Self.standardRouter()) { server in
             server.webSocket("/ws/echo", admit: admit) { session in session.messages.subscribe(session.outbound) }
-        }.port
+        }
     }
 
     /// A masked text frame, as a client sends it.
@@ -81,7 +85,7 @@ final class UpgradeDecisionTests: ServerTestCase {
     func testAClientThatLeavesBeforeAnAcceptStillGetsItsOnClose() throws {
         let gate = Gate()
         let closes = Box(0)
-        let port = try server { _ in
+        let (server, port) = try echoServer { _ in
             .pending {
                 await gate.wait()
                 return .accept(onClose: { closes.mutate { $0 += 1 } })
@@ -92,8 +96,29 @@ final class UpgradeDecisionTests: ServerTestCase {
         XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
         client.resetOnClose()
         client = nil
-        Thread.sleep(forTimeInterval: 0.1)  // let the server see the reset before it decides
+        XCTAssertTrue(waitUntil { server.openConnections == 0 }, "the server saw the client go before deciding")
         gate.release.signal()
         XCTAssertTrue(waitUntil { closes.value == 1 }, "the count taken for the session is given back")
+    }
+
+    func testAnAcceptThatComesAfterShutdownBeganIsRefused() throws {
+        let gate = Gate()
+        let closes = Box(0)
+        let (server, port) = try echoServer { _ in
+            .pending {
+                await gate.wait()
+                return .accept(onClose: { closes.mutate { $0 += 1 } })
+            }
+        }
+        let client = try TestHTTPClient(port: port)
+        try client.send(TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()))
+        XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
+        let drained = expectation(description: "drained")
+        server.shutdown { drained.fulfill() }
+        gate.release.signal()
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 503, "no new session once draining")
+        XCTAssertEqual(closes.value, 1, "the count the decision took is given back")
+        wait(for: [drained], timeout: 5)
     }
 }
