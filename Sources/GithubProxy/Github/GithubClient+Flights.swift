@@ -3,32 +3,32 @@ import StreamCore
 
 extension GithubClient {
     /// `fetch` — unless another replica is fetching `key` now: then its answer, taken from the
-    /// shared cache once its request lands. When that request failed or was cancelled, or
-    /// nothing landed within `flightWait`, `fetch` runs after all. Without shared flights (one
-    /// replica, or no cache to pass the answer through) `fetch` runs at once. `key` is lowercased.
+    /// shared cache once its request lands, with nothing fetched or charged here. When that
+    /// request failed or was cancelled, or nothing landed within `flightWait`, `fetch` runs after
+    /// all. Without shared flights (one replica, or no cache to pass the answer through) `fetch`
+    /// runs at once. `fetch` is given this replica's end of the flight (`FlightEnd`): a lead's
+    /// lands it; a follower's does nothing. `key` is lowercased.
     func acrossReplicas(
-        key: String, _ fetch: @escaping () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError>
+        key: String, _ fetch: @escaping (FlightEnd) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError>
     ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
-        guard let sharedFlights, let sharedCache else { return fetch() }
+        guard let sharedFlights, let sharedCache else { return fetch(FlightEnd()) }
         return Self.join(sharedFlights, key: key, wait: flightWait)
             .setFailureType(to: GithubError.self)
             .flatMap(maxPublishers: .max(1)) { [self] outcome -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                 switch outcome {
                 case .lead:
-                    return fetch()
-                        .handleEvents(
-                            receiveCompletion: { _ in sharedFlights.land(key) },
-                            receiveCancel: { sharedFlights.land(key) }
-                        )
+                    let end = FlightEnd { sharedFlights.land(key) }
+                    return fetch(end)
+                        .handleEvents(receiveCancel: end.abandon)
                         .eraseToAnyPublisher()
                 case .timedOut:
-                    return fetch()
+                    return fetch(FlightEnd())
                 case .landed:
                     return Self.load(key, from: sharedCache)
                         .setFailureType(to: GithubError.self)
                         .flatMap(maxPublishers: .max(1)) { [self] shared -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                             if let shared { adopt(shared, for: key) }
-                            guard let entry = cache.fresh(for: key) else { return fetch() }
+                            guard let entry = cache.fresh(for: key) else { return fetch(FlightEnd()) }
                             events.served(.fresh)
                             guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
                             return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
@@ -70,5 +70,39 @@ private final class StopWaiting: @unchecked Sendable {
             return self.stop
         }
         stop?()
+    }
+}
+
+/// This replica's end of a flight. A lead's lands it exactly once: when its request ends
+/// (`land`, once `handOver` gave the request that job), or when no request of its own is sent
+/// (`land` at once), or when its subscriber leaves first (`abandon`). A follower's does nothing.
+final class FlightEnd: @unchecked Sendable {
+    // Sendable: `landing` and `handedOver` are guarded by `lock`.
+    private let lock = NSLock()
+    private var landing: (@Sendable () -> Void)?
+    private var handedOver = false
+
+    init(_ landing: (@Sendable () -> Void)? = nil) { self.landing = landing }
+
+    /// Lands the flight (at most once).
+    var land: @Sendable () -> Void {
+        { [self] in take(ifNotHandedOver: false)?() }
+    }
+
+    /// The request of this replica's own now ends the flight: a subscriber leaving no longer
+    /// does (others may still share the request).
+    func handOver() { lock.withLock { handedOver = true } }
+
+    /// The subscriber left before handing over: lands the flight.
+    var abandon: @Sendable () -> Void {
+        { [self] in take(ifNotHandedOver: true)?() }
+    }
+
+    private func take(ifNotHandedOver: Bool) -> (@Sendable () -> Void)? {
+        lock.withLock {
+            guard !(ifNotHandedOver && handedOver) else { return nil }
+            defer { landing = nil }
+            return landing
+        }
     }
 }

@@ -111,17 +111,31 @@ extension GithubClient {
     /// with shared flights on all); a new one is charged to `quota` first.
     private func sharedLookup(login: String, key: String, quota: (any UpstreamQuota)?) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         if let running = coalescer.running(key) { return joined(running, login: login, quota: quota) }
-        return charge(quota)
-            .setFailureType(to: GithubError.self)
-            .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-                if let wait { return clientRateLimited(wait) }
-                // (One started meanwhile is joined: the charge was this caller's all the same.)
-                let shared = coalescer.publisher(for: key) { [self] in
-                    acrossReplicas(key: key) { [self] in withRetries(label: login) { [self] in attempt(login: login) } }
+        // Another replica's flight is joined free, like a request in flight here; only a
+        // request of this replica's own is charged.
+        return acrossReplicas(key: key) { [self] flight in
+            charge(quota)
+                .setFailureType(to: GithubError.self)
+                .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
+                    if let wait {
+                        flight.land()
+                        return clientRateLimited(wait)
+                    }
+                    var made = false
+                    let shared = coalescer.publisher(for: key) { [self] in
+                        made = true
+                        flight.handOver()
+                        return withRetries(label: login) { [self] in attempt(login: login) }
+                            .handleEvents(receiveCompletion: { _ in flight.land() }, receiveCancel: flight.land)
+                            .eraseToAnyPublisher()
+                    }
+                    // One started here meanwhile is joined (the charge was this caller's all
+                    // the same), and this replica's flight, if any, ends now.
+                    if !made { flight.land() }
+                    return joined(shared, login: login, quota: quota)
                 }
-                return joined(shared, login: login, quota: quota)
-            }
-            .eraseToAnyPublisher()
+                .eraseToAnyPublisher()
+        }
     }
 
     /// The answer of a shared request; one that finished just as it was joined (no value) is

@@ -9,13 +9,24 @@ import XCTest
 /// the same login at once cause one upstream request; a lead that fails, is cancelled or never
 /// lands holds no one up for long.
 final class SharedFlightsTests: RedisReplicaTestCase {
+    /// An allowance that counts what it is charged and allows everything.
+    private final class CountingQuota: UpstreamQuota, @unchecked Sendable {
+        // Sendable: `count` is guarded by `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        var charged: Int { lock.withLock { count } }
+        func spend() -> Int? { lock.withLock { count += 1 }; return nil }
+    }
+
     /// Starts `retrieveGithubUser` on each client at once; returns the results in client order.
-    private func lookupAtOnce(_ username: String, with clients: [GithubClient]) -> [LookupResult?] {
+    private func lookupAtOnce(
+        _ username: String, with clients: [GithubClient], quotas: [(any UpstreamQuota)?]? = nil
+    ) -> [LookupResult?] {
         let results = Box<[Int: LookupResult]>([:])
         let done = expectation(description: "lookups")
         done.expectedFulfillmentCount = clients.count
         let cancellables = clients.enumerated().map { index, client in
-            client.retrieveGithubUser(username: username).sink { result in
+            client.retrieveGithubUser(username: username, quota: quotas?[index] ?? nil).sink { result in
                 results.mutate { $0[index] = result }
                 done.fulfill()
             }
@@ -35,6 +46,15 @@ final class SharedFlightsTests: RedisReplicaTestCase {
         XCTAssertEqual(results.map { $0?.users.first?.publicRepos }, [69, 69, 69])
         XCTAssertEqual(fake.requestCount(for: "heckj"), 1, "one replica fetched, the others took its answer from Redis")
         XCTAssertEqual(replicas.map(\.cache.count), [1, 1, 1], "each keeps it")
+    }
+
+    func testOnlyTheReplicaThatFetchesChargesItsClient() {
+        let replicas = [replica(), replica()]
+        let quotas = [CountingQuota(), CountingQuota()]
+        fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        XCTAssertEqual(lookupAtOnce("heckj", with: replicas, quotas: quotas).map { $0?.status }, [.found, .found])
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 1)
+        XCTAssertEqual(quotas.map(\.charged).sorted(), [0, 1], "joining another replica's request is free, as joining one here is")
     }
 
     func testANotFoundLandsForEveryoneToo() {
