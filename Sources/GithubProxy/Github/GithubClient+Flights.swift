@@ -8,8 +8,12 @@ extension GithubClient {
     /// all. Without shared flights (one replica, or no cache to pass the answer through) `fetch`
     /// runs at once. `fetch` is given this replica's end of the flight (`FlightEnd`): a lead's
     /// lands it; a follower's does nothing. `key` is lowercased.
+    ///
+    /// A landing without an answer (the lead failed or left) is followed by one more join, so
+    /// the followers elect a new lead instead of all fetching at once; after a second such
+    /// landing, each fetches.
     func acrossReplicas(
-        key: String, _ fetch: @escaping (FlightEnd) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError>
+        key: String, rejoin: Bool = true, _ fetch: @escaping (FlightEnd) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError>
     ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         guard let sharedFlights, let sharedCache else { return fetch(FlightEnd()) }
         return Self.join(sharedFlights, key: key, wait: flightWait)
@@ -28,7 +32,9 @@ extension GithubClient {
                         .setFailureType(to: GithubError.self)
                         .flatMap(maxPublishers: .max(1)) { [self] shared -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                             if let shared { adopt(shared, for: key) }
-                            guard let entry = cache.fresh(for: key) else { return fetch(FlightEnd()) }
+                            guard let entry = cache.fresh(for: key) else {
+                                return rejoin ? acrossReplicas(key: key, rejoin: false, fetch) : fetch(FlightEnd())
+                            }
                             events.served(.fresh)
                             guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
                             return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()

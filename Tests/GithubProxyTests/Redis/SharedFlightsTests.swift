@@ -84,6 +84,28 @@ final class SharedFlightsTests: RedisReplicaTestCase {
         XCTAssertEqual(fake.requestCount(for: "heckj"), 2, "A's request was cancelled, so B made its own")
     }
 
+    func testAfterALeadLeavesTheFollowersElectANewOneInsteadOfAllFetching() {
+        let a = replica(), b = replica(), c = replica()
+        fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        let leading = a.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("A was cancelled") }
+        XCTAssertTrue(waitUntil { self.fake.requestCount(for: "heckj") == 1 }, "A leads")
+        let results = Box<[LookupResult]>([])
+        let done = expectation(description: "B and C")
+        done.expectedFulfillmentCount = 2
+        let following = [b, c].map { replica in
+            replica.retrieveGithubUser(username: "heckj").sink { value in
+                results.mutate { $0.append(value) }
+                done.fulfill()
+            }
+        }
+        XCTAssertTrue(waitUntil { [b, c].allSatisfy { ($0.sharedFlights as? RedisFlights)?.followers == 1 } }, "B and C wait for A")
+        leading.cancel()
+        wait(for: [done], timeout: 15)
+        following.forEach { $0.cancel() }
+        XCTAssertEqual(results.value.map(\.status), [.found, .found])
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 2, "A's cancelled request, then one for B and C")
+    }
+
     func testALeadThatNeverLandsHoldsTheOthersUpOnlyForTheWait() throws {
         // A replica that claimed the login and crashed: its claim stays until it expires.
         XCTAssertEqual(try redisClient().runAndWait(["SET", "serviceapp:flight:lock:heckj", "crashed", "PX", "60000"]).get(), .status("OK"))
