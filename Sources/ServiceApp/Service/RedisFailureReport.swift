@@ -4,7 +4,8 @@ import Logging
 import Metrics
 
 /// What the service says when Redis fails: `redis_errors_total{kind}` every time, and a warning
-/// once per minute at most ("carrying on with this replica's own state").
+/// once per minute at most ("carrying on with this replica's own state"), which tells an
+/// unreachable Redis from a refused command.
 final class RedisFailureReport: @unchecked Sendable {
     // Sendable: `lastWarning` is guarded by `lock`.
     private let lock = NSLock()
@@ -27,7 +28,13 @@ final class RedisFailureReport: @unchecked Sendable {
                 lastWarning = now
                 return true
             }
-            if warn { logger.warning("Redis unavailable: carrying on with this replica's own state", metadata: ["error": "\(error)"]) }
+            guard warn else { return }
+            if case .server = error {
+                // Reached, but a command or script was refused (a bug, or Redis out of memory).
+                logger.warning("Redis refused a command: carrying on with this replica's own state for it", metadata: ["error": "\(error)"])
+            } else {
+                logger.warning("Redis unavailable: carrying on with this replica's own state", metadata: ["error": "\(error)"])
+            }
         }
     }
 }
