@@ -3,14 +3,19 @@ import Foundation
 
 /// A Redis `SUBSCRIBE` to one channel on a connection of its own, read by a thread of its own
 /// (a subscribed connection blocks until a message comes, so it can share neither the pool nor
-/// an event loop). Each message's payload goes to `onMessage` on that thread. A lost connection
-/// is made again after a back-off (50 ms doubling to 2 s); messages published meanwhile are
-/// missed, and `isSubscribed` says so. `stop()` ends the thread.
+/// an event loop). Each message's payload goes to `onMessage` on that thread. A lost connection,
+/// or one silent past a `PING`, is made again after a back-off (50 ms doubling to 2 s); messages
+/// published meanwhile are missed, and `isSubscribed` says so. `stop()` ends the thread.
 public final class RedisSubscriber: Sendable {
     private let state: SubscriberState
 
-    public init(configuration: RedisClient.Configuration, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void) {
-        state = SubscriberState(configuration: configuration, channel: channel, onMessage: onMessage)
+    /// - Parameter pingInterval: how long the connection may be quiet before a `PING` checks it
+    ///   (and, unanswered as long again, it is made anew).
+    public init(
+        configuration: RedisClient.Configuration, channel: String, pingInterval: TimeInterval = 5,
+        onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        state = SubscriberState(configuration: configuration, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
         let thread = Thread { [state] in state.run() }
         thread.name = "redis.subscriber"
         thread.start()
@@ -37,11 +42,16 @@ private final class SubscriberState: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let configuration: RedisClient.Configuration
     private let channel: String
+    private let pingInterval: TimeInterval
     private let onMessage: @Sendable ([UInt8]) -> Void
 
-    init(configuration: RedisClient.Configuration, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void) {
+    init(
+        configuration: RedisClient.Configuration, channel: String, pingInterval: TimeInterval,
+        onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
         self.configuration = configuration
         self.channel = channel
+        self.pingInterval = max(0.1, pingInterval)
         self.onMessage = onMessage
     }
 
@@ -85,16 +95,47 @@ private final class SubscriberState: @unchecked Sendable {
         redisSetTimeout(made, timeout)
         guard let reply = command(made, ["SUBSCRIBE", channel]) else { return false }
         freeReplyObject(reply)
-        // Subscribed: wait for messages without a read timeout (keep-alive notices a dead peer).
-        redisSetTimeout(made, timeval(tv_sec: 0, tv_usec: 0))
-        _ = redisEnableKeepAlive(made)
         lock.withLock { subscribed = !stopped }
+        readMessages(made)
+        return true
+    }
+
+    /// Delivers messages until the connection breaks or goes quiet: after `pingInterval` without
+    /// a byte a `PING` goes out, and a connection that still says nothing for `pingInterval` more
+    /// is given up (a peer that vanished without a reset is noticed within two intervals).
+    private func readMessages(_ context: UnsafeMutablePointer<redisContext>) {
+        var pinged = false
         while true {
             var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(made, &raw) == REDIS_OK, let raw else { return true }
-            defer { freeReplyObject(raw) }
-            if let payload = Self.messagePayload(raw.assumingMemoryBound(to: redisReply.self).pointee) { onMessage(payload) }
+            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { return }
+            if let raw {
+                defer { freeReplyObject(raw) }
+                if let payload = Self.messagePayload(raw.assumingMemoryBound(to: redisReply.self).pointee) { onMessage(payload) }
+                continue
+            }
+            var pending = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pending, 1, Int32(pingInterval * 1_000))
+            if ready > 0 {
+                guard redisBufferRead(context) == REDIS_OK else { return }
+                pinged = false
+            } else if ready == 0 {
+                guard !pinged, Self.ping(context) else { return }
+                pinged = true
+            } else if errno != EINTR {
+                return
+            }
         }
+    }
+
+    /// Sends `PING` (allowed on a subscribed connection; its answer is not a message).
+    private static func ping(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
+        let command = "*1\r\n$4\r\nPING\r\n"
+        guard redisAppendFormattedCommand(context, command, command.utf8.count) == REDIS_OK else { return false }
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { return false }
+        }
+        return true
     }
 
     private func command(_ context: UnsafeMutablePointer<redisContext>, _ arguments: [String]) -> UnsafeMutableRawPointer? {
