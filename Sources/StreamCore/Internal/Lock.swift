@@ -6,19 +6,18 @@ import Synchronization
 /// costs a call and about three times the instructions).
 ///
 /// The building block for every piece of shared mutable state in StreamCore. Never call out to
-/// user code or to another subscriber while holding it. A `Lock` is a reference to one heap
-/// block holding the mutex (its address is stable, one allocation per lock); copies of a `Lock`
-/// share that mutex.
+/// user code or to another subscriber while holding it. A `Lock` is stored in place (a `let`
+/// of the object whose state it guards: no allocation of its own) and cannot be copied.
 @frozen @usableFromInline
-struct Lock: @unchecked Sendable {  // Sendable: it is the mutex itself
-    @usableFromInline let storage: LockStorage
+struct Lock: ~Copyable, @unchecked Sendable {  // Sendable: it is the mutex itself
+    @usableFromInline let mutex = Mutex<Void>(())
 
     @inlinable
-    init() { storage = LockStorage() }
+    init() {}
 
-    @inlinable func lock() { storage.mutex._unsafeLock() }
+    @inlinable func lock() { mutex._unsafeLock() }
 
-    @inlinable func unlock() { storage.mutex._unsafeUnlock() }
+    @inlinable func unlock() { mutex._unsafeUnlock() }
 
     /// Runs `body` with the lock held.
     @inlinable
@@ -41,14 +40,6 @@ struct RecursiveLock: @unchecked Sendable {  // Sendable: it is the mutex itself
     @inlinable func lock() { storage.lock() }
 
     @inlinable func unlock() { storage.unlock() }
-}
-
-/// The heap block of a `Lock`: one `Mutex`.
-@usableFromInline
-final class LockStorage: Sendable {
-    @usableFromInline let mutex = Mutex<Void>(())
-
-    @inlinable init() {}
 }
 
 /// The heap block of a `RecursiveLock`: a `Mutex`, the thread holding it and how many times.

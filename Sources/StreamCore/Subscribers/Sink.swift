@@ -101,7 +101,7 @@ extension Publisher {
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink, sharing: sink.lock)
+        return AnyCancellable(object: sink)
     }
 }
 
