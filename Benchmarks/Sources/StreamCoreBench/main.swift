@@ -3,7 +3,9 @@
 // Prints Markdown tables for docs/benchmarks.md. `StreamCoreBench trace` prints only the second
 // one (what a disabled `trace` stage costs); `StreamCoreBench chain-plain|chain-traced-off N`
 // runs one of those two chains once with N values and prints its checksum, for counting
-// instructions (`valgrind --tool=callgrind`).
+// instructions (`valgrind --tool=callgrind`). `StreamCoreBench one CASE LIBRARY N` runs one case of
+// the comparison once (CASE: chain, subscribe, switch, throttle, fanout; LIBRARY: streamcore or
+// opencombine; N operations) and prints its checksum, for counting the instructions per value.
 
 let chainValues = 10_000_000
 let subscribeTimes = 1_000_000
@@ -48,6 +50,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if let chain = arguments.first, chain == "chain-plain" || chain == "chain-traced-off" {
     let values = arguments.count > 1 ? Int(arguments[1]) ?? chainValues : chainValues
     print(chain == "chain-plain" ? StreamCoreCases.subjectChain(values: values) : StreamCoreCases.subjectChainTracedOff(values: values))
+} else if arguments.first == "one", arguments.count == 4, let operations = Int(arguments[3]) {
+    print(runOne(name: arguments[1], library: arguments[2], operations: operations))
 } else {
     runTables(onlyTrace: arguments.contains("trace"))
 }
@@ -84,6 +88,20 @@ if let chain = arguments.first, chain == "chain-plain" || chain == "chain-traced
     print("|---|---:|---:|")
     print("| PassthroughSubject → map → filter → removeDuplicates → sink | \(format(plainBest)) ns/value | |")
     print("| the same, `trace(_:on:to: nil)` after every stage | \(format(tracedBest)) ns/value | \(format((tracedBest / plainBest - 1) * 100)) % |")
+}
+
+/// One case of the comparison, once, with `operations` operations; its checksum.
+func runOne(name: String, library: String, operations n: Int) -> Int {
+    let ours = library == "streamcore"
+    precondition(ours || library == "opencombine", "library: streamcore or opencombine")
+    switch name {
+    case "chain": return ours ? StreamCoreCases.subjectChain(values: n) : OpenCombineCases.subjectChain(values: n)
+    case "subscribe": return ours ? StreamCoreCases.subscribeCancel(times: n) : OpenCombineCases.subscribeCancel(times: n)
+    case "switch": return ours ? StreamCoreCases.switchToLatest(values: n) : OpenCombineCases.switchToLatest(values: n)
+    case "throttle": return ours ? StreamCoreCases.throttle(values: n) : OpenCombineCases.throttle(values: n)
+    case "fanout": return ours ? StreamCoreCases.fanOut(sends: n) : OpenCombineCases.fanOut(sends: n)
+    default: preconditionFailure("case: chain, subscribe, switch, throttle or fanout")
+    }
 }
 
 func format(_ value: Double) -> String {

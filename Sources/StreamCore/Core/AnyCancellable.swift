@@ -7,28 +7,24 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     // it allocates no closure context, and copying it is a plain retain).
     @usableFromInline @exclusivity(unchecked) var cancelBody: (() -> Void)?
     @usableFromInline @exclusivity(unchecked) var canceller: (any AnyObject & Cancellable)?
-    @usableFromInline let lock: Lock
+    @usableFromInline let lock = Lock()
 
     /// Creates a cancellable that runs `cancel` once, on `cancel()` or at deinit.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
         cancelBody = cancel
-        lock = Lock()
     }
 
     /// Wraps another cancellable.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
         cancelBody = canceller.cancel
-        lock = Lock()
     }
 
-    /// Wraps a cancellable, guarding this token's state with `lock` (a lock of `canceller`'s own,
-    /// shared to save an allocation: neither side calls out while holding it).
+    /// Wraps a cancellable object, held as itself (no closure context to allocate).
     @inlinable
-    init<C: AnyObject & Cancellable>(_ canceller: C, sharing lock: Lock) {
+    init<C: AnyObject & Cancellable>(object canceller: C) {
         self.canceller = canceller
-        self.lock = lock
     }
 
     deinit {

@@ -1,21 +1,23 @@
 import Foundation
+import Synchronization
 
-/// A non-recursive mutex over `pthread_mutex_t`.
+/// A non-recursive mutex: the standard library's `Mutex` (a futex word on Linux, whose
+/// uncontended lock and unlock are one compare-and-exchange each, inlined; `pthread_mutex_lock`
+/// costs a call and about three times the instructions).
 ///
 /// The building block for every piece of shared mutable state in StreamCore. Never call out to
-/// user code or to another subscriber while holding it. A `Lock` is a reference to one heap
-/// block holding the mutex (tail-allocated in a `ManagedBuffer`, so its address is stable and a
-/// lock costs one allocation, not two); copies of a `Lock` share that mutex.
+/// user code or to another subscriber while holding it. A `Lock` is stored in place (a `let`
+/// of the object whose state it guards: no allocation of its own) and cannot be copied.
 @frozen @usableFromInline
-struct Lock: @unchecked Sendable {  // Sendable: it is the mutex itself
-    @usableFromInline let storage: MutexStorage
+struct Lock: ~Copyable, @unchecked Sendable {  // Sendable: it is the mutex itself
+    @usableFromInline let mutex = Mutex<Void>(())
 
     @inlinable
-    init() { storage = MutexStorage.make(recursive: false) }
+    init() {}
 
-    @inlinable func lock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) } }
+    @inlinable func lock() { mutex._unsafeLock() }
 
-    @inlinable func unlock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) } }
+    @inlinable func unlock() { mutex._unsafeUnlock() }
 
     /// Runs `body` with the lock held.
     @inlinable
@@ -30,38 +32,47 @@ struct Lock: @unchecked Sendable {  // Sendable: it is the mutex itself
 /// deliveries, `Publishers.Share`'s connect, `receive(on:)` on an immediate scheduler).
 @frozen @usableFromInline
 struct RecursiveLock: @unchecked Sendable {  // Sendable: it is the mutex itself
-    @usableFromInline let storage: MutexStorage
+    @usableFromInline let storage: RecursiveLockStorage
 
     @inlinable
-    init() { storage = MutexStorage.make(recursive: true) }
+    init() { storage = RecursiveLockStorage() }
 
-    @inlinable func lock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) } }
+    @inlinable func lock() { storage.lock() }
 
-    @inlinable func unlock() { storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) } }
+    @inlinable func unlock() { storage.unlock() }
 }
 
-/// The heap block of a `Lock` or `RecursiveLock`: one `pthread_mutex_t`, destroyed with the block.
+/// The heap block of a `RecursiveLock`: a `Mutex`, the thread holding it and how many times.
+///
+/// Sendable: `depth` is read and written only by the thread that holds `mutex`; `owner` is
+/// atomic, and a thread finds its own identity there only if it stored it itself (a stale value
+/// read by another thread is never that thread's identity), so the relaxed loads are enough.
 @usableFromInline
-final class MutexStorage: ManagedBuffer<Void, pthread_mutex_t> {
-    @usableFromInline
-    static func make(recursive: Bool) -> MutexStorage {
-        let buffer = create(minimumCapacity: 1) { _ in () }
-        buffer.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            if recursive {
-                var attributes = pthread_mutexattr_t()
-                pthread_mutexattr_init(&attributes)
-                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-                pthread_mutex_init(mutex, &attributes)
-                pthread_mutexattr_destroy(&attributes)
-            } else {
-                pthread_mutex_init(mutex, nil)
-            }
+final class RecursiveLockStorage: @unchecked Sendable {
+    @usableFromInline let mutex = Mutex<Void>(())
+    @usableFromInline let owner = Atomic<UInt>(0)
+    @usableFromInline @exclusivity(unchecked) var depth = 0
+
+    @inlinable init() {}
+
+    @inlinable
+    func lock() {
+        let me = UInt(pthread_self())  // pthread_t is an integer on Linux, never 0 for a live thread
+        if owner.load(ordering: .relaxed) == me {
+            depth += 1
+            return
         }
-        return unsafeDowncast(buffer, to: MutexStorage.self)
+        mutex._unsafeLock()
+        owner.store(me, ordering: .relaxed)
+        depth = 1
     }
 
-    deinit {
-        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    @inlinable
+    func unlock() {
+        depth -= 1
+        if depth == 0 {
+            owner.store(0, ordering: .relaxed)
+            mutex._unsafeUnlock()
+        }
     }
 }

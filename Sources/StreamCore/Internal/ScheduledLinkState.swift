@@ -3,6 +3,7 @@
 /// Used by the time-based operators (`throttle`, `debounce`, `delay`, `timeout`, `receive(on:)`,
 /// …). Holding the downstream and the upstream's subscription here, and dropping both on
 /// `.terminal`, is what breaks the subscriber ↔ subscription cycle on cancel or completion.
+@usableFromInline
 enum ScheduledLinkState<Downstream> {
     /// Created, upstream not yet subscribed.
     case awaitingSubscription(Downstream)
@@ -14,7 +15,7 @@ enum ScheduledLinkState<Downstream> {
     case terminal
 
     /// The downstream, while anything may still be delivered to it.
-    var downstream: Downstream? {
+    @inlinable var downstream: Downstream? {
         switch self {
         case .subscribed(_, let downstream), .finishing(_, let downstream): downstream
         case .awaitingSubscription, .terminal: nil
@@ -22,7 +23,7 @@ enum ScheduledLinkState<Downstream> {
     }
 
     /// The upstream's subscription, until terminal.
-    var subscription: Subscription? {
+    @inlinable var subscription: Subscription? {
         switch self {
         case .subscribed(let subscription, _), .finishing(let subscription, _): subscription
         case .awaitingSubscription, .terminal: nil
@@ -30,7 +31,7 @@ enum ScheduledLinkState<Downstream> {
     }
 
     /// Whether values and completions from the upstream are still accepted.
-    var isSubscribed: Bool {
+    @inlinable var isSubscribed: Bool {
         if case .subscribed = self { true } else { false }
     }
 }

@@ -7,6 +7,7 @@ extension Publishers.SwitchToLatest.Outer {
         let subscriptions = [outer, inner]
         outer = nil
         inner = nil
+        hasInner = false
         pendingValues.removeAll()
         let downstream: Downstream?
         if delivering {
@@ -20,6 +21,21 @@ extension Publishers.SwitchToLatest.Outer {
         lock.unlock()
         for subscription in subscriptions { subscription?.cancel() }
         downstream?.receive(completion: completion)
+    }
+
+    /// A newer inner took over while a value of the previous one was delivered: the demand the
+    /// downstream added goes to the current inner. Entered with the lock held and `delivering`
+    /// set, returns with the lock released and `delivering` cleared.
+    @usableFromInline func forwardToCurrentInner(_ more: Subscribers.Demand) -> Subscribers.Demand {
+        let forward = inner
+        if hasPending {
+            drainPending()
+        } else {
+            delivering = false
+            lock.unlock()
+        }
+        forward?.request(more)
+        return .none
     }
 
     /// Queues a value that arrived while another thread delivers; releases the lock.

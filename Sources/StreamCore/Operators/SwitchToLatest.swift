@@ -45,6 +45,10 @@ extension Publishers.SwitchToLatest {
         /// Identifies the current inner publisher; values of other generations are dropped.
         @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
         @usableFromInline @exclusivity(unchecked) var inner: Subscription?
+        /// `inner != nil`, as a plain flag: the hot paths test it instead of touching `inner`,
+        /// an optional of a (not class-bound) existential, which is copied and destroyed through
+        /// runtime value-witness calls.
+        @usableFromInline @exclusivity(unchecked) var hasInner = false
         /// A current inner exists (subscribed or awaiting its subscription) and has not finished.
         @usableFromInline @exclusivity(unchecked) var innerActive = false
         /// Downstream demand not yet satisfied; the current inner has exactly this much requested.
@@ -81,11 +85,16 @@ extension Publishers.SwitchToLatest {
             }
             generation &+= 1
             let current = generation
-            let previous = inner.take()
             innerActive = true
             if hasPending { dropPendingValues() }
-            lock.unlock()
-            previous?.cancel()
+            if hasInner {
+                let previous = inner.take()
+                hasInner = false
+                lock.unlock()
+                previous?.cancel()
+            } else {
+                lock.unlock()
+            }
             input.receive(subscriber: InnerSubscriber(parent: self, generation: current))
             return .none
         }
@@ -107,12 +116,13 @@ extension Publishers.SwitchToLatest {
 
         @inlinable func receiveInner(subscription: Subscription, generation: UInt64) {
             lock.lock()
-            guard generation == self.generation, inner == nil, innerActive, !terminated else {
+            guard generation == self.generation, !hasInner, innerActive, !terminated else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
             inner = subscription
+            hasInner = true
             let demand = self.demand
             lock.unlock()
             if demand > 0 { subscription.request(demand) }
@@ -135,10 +145,10 @@ extension Publishers.SwitchToLatest {
             let more = downstream.receive(value)
             lock.lock()
             var returned = Subscribers.Demand.none
-            var forward: Subscription?
             if more > 0, !terminated {
                 demand += more
-                if generation == self.generation { returned = more } else { forward = inner }
+                guard generation == self.generation else { return forwardToCurrentInner(more) }
+                returned = more
             }
             if hasPending {
                 drainPending()
@@ -146,7 +156,6 @@ extension Publishers.SwitchToLatest {
                 delivering = false
                 lock.unlock()
             }
-            forward?.request(more)
             return returned
         }
 
@@ -157,6 +166,7 @@ extension Publishers.SwitchToLatest {
                 return
             }
             let finishedInner = inner.take()  // released after the unlock
+            hasInner = false
             innerActive = false
             if case .finished = completion, !outerFinished {
                 lock.unlock()
@@ -191,6 +201,7 @@ extension Publishers.SwitchToLatest {
             downstream = nil
             outer = nil
             inner = nil
+            hasInner = false
             if hasPending { dropPendingValues() }
             lock.unlock()
             for subscription in subscriptions { subscription?.cancel() }

@@ -21,6 +21,7 @@ extension Publishers {
         public let latest: Bool
 
         /// Creates a throttling publisher.
+        @inlinable
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
             self.upstream = upstream
             self.interval = interval
@@ -29,6 +30,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a throttling stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
         }
@@ -36,22 +38,26 @@ extension Publishers {
 }
 
 extension Publishers.Throttle {
-    private final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
+    /// Inlinable, so that it is specialised for the scheduler and the downstream where the
+    /// pipeline is built; the `lock`-guarded fields skip the dynamic exclusivity checks.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: ScheduledLink<Downstream>, Subscriber, Subscription,
         CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private let interval: Context.SchedulerTimeType.Stride
-        private let scheduler: Context
-        private let latest: Bool
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let latest: Bool
         // Everything below is guarded by `lock`.
-        private var demand = Subscribers.Demand.none
+        @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
         /// The value waiting for its scheduled delivery (at most one per window).
-        private var pendingValue: Input?
-        private var pendingCompletion: Subscribers.Completion<Failure>?
-        private var lastEmission: Context.SchedulerTimeType?
+        @usableFromInline @exclusivity(unchecked) var pendingValue: Input?
+        @usableFromInline @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
+        @usableFromInline @exclusivity(unchecked) var lastEmission: Context.SchedulerTimeType?
 
+        @inlinable
         init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
             self.interval = interval
             self.scheduler = scheduler
@@ -59,8 +65,9 @@ extension Publishers.Throttle {
             super.init(downstream: downstream)
         }
 
-        var description: String { "Throttle" }
+        @usableFromInline var description: String { "Throttle" }
 
+        @inlinable
         func receive(subscription: Subscription) {
             guard let downstream = connect(subscription) else { return }
             // The downstream asks first: a synchronous source (Just, a current value, @Published)
@@ -69,6 +76,7 @@ extension Publishers.Throttle {
             subscription.request(.unlimited)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
             // As in Combine, a value that finds no demand is dropped, even one that would only
@@ -95,6 +103,7 @@ extension Publishers.Throttle {
             return .none
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             guard case .subscribed(let subscription, let downstream) = state else {
@@ -111,7 +120,8 @@ extension Publishers.Throttle {
         }
 
         /// Delivers the held value and/or completion; runs on the scheduler.
-        private func emit() {
+        @inlinable
+        func emit() {
             lock.lock()
             guard let downstream = state.downstream else {
                 lock.unlock()
@@ -133,12 +143,14 @@ extension Publishers.Throttle {
             if more > 0 { lock.withLock { demand += more } }
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             lock.withLock {
                 if state.isSubscribed { self.demand += demand }
             }
         }
 
+        @inlinable
         func cancel() {
             disconnect {
                 pendingValue = nil
@@ -156,6 +168,7 @@ extension Publisher {
     ///   - interval: The interval at which to find and emit either the most recent or the first element.
     ///   - scheduler: The scheduler on which to publish elements.
     ///   - latest: `true` to publish the most recent element of a window, `false` for the first one.
+    @inlinable
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
         scheduler: S,

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// A publisher that emits an output to each subscriber just once, and then finishes.
 @frozen
@@ -30,54 +30,39 @@ extension Just: Equatable where Output: Equatable {}
 /// Not generic: the delivery is a closure made where the concrete subscriber is known, so it is
 /// specialised, and releasing this object needs no runtime generic-metadata lookup (a generic
 /// class with optional generic fields needs one in its deinit). One allocation holds both the
-/// closure (the header) and the mutex guarding it (the element), as `Lock` does for its mutex.
+/// closure and the mutex guarding it.
+///
+/// Sendable: `body` is guarded by `mutex` (which makes accesses exclusive, so it skips the
+/// dynamic exclusivity checks).
 @usableFromInline
-final class JustSubscription: ManagedBuffer<JustSubscription.Delivery, pthread_mutex_t>, Subscription,
-    CustomStringConvertible
-{
-    /// The header. A struct around the closure, so that the closure is stored as it is made
-    /// rather than wrapped in a reabstraction thunk (one more allocation) for the generic header.
-    @frozen @usableFromInline
-    struct Delivery {
-        @usableFromInline var body: (() -> Void)?
-
-        @inlinable init(_ body: @escaping () -> Void) { self.body = body }
-    }
+final class JustSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline let mutex = Mutex<Void>(())
+    @usableFromInline @exclusivity(unchecked) var body: (() -> Void)?
 
     @inlinable
-    static func make(_ deliver: @escaping () -> Void) -> JustSubscription {
-        let buffer = create(minimumCapacity: 1) { _ in Delivery(deliver) }
-        buffer.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-        }
-        return unsafeDowncast(buffer, to: JustSubscription.self)
-    }
+    init(_ deliver: @escaping () -> Void) { body = deliver }
 
-    deinit {
-        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
-    }
+    @inlinable
+    static func make(_ deliver: @escaping () -> Void) -> JustSubscription { JustSubscription(deliver) }
 
     @usableFromInline var description: String { "Just" }
 
     /// Takes the delivery closure out, under the mutex.
-    @usableFromInline
+    @inlinable
     func takeDelivery() -> (() -> Void)? {
-        withUnsafeMutablePointers { deliver, mutex in
-            pthread_mutex_lock(mutex)
-            let taken = deliver.pointee.body.take()
-            pthread_mutex_unlock(mutex)
-            return taken
-        }
+        mutex._unsafeLock()
+        let taken = body.take()
+        mutex._unsafeUnlock()
+        return taken
     }
 
-    @usableFromInline
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "demand must be positive")
         takeDelivery()?()
     }
 
-    @usableFromInline
+    @inlinable
     func cancel() {
         // The subscriber is released here, not under the mutex.
         if takeDelivery() != nil {}

@@ -75,6 +75,12 @@ extension Subscribers {
         @inlinable
         public func cancel() {
             lock.lock()
+            // Already finished or cancelled: everything was released then (the common case of an
+            // AnyCancellable cancelled, or released, after its sink's completion).
+            guard !terminated else {
+                lock.unlock()
+                return
+            }
             let subscription = self.subscription.take()
             // Not `take()` for the closures: generic over `Input`, it would need runtime
             // metadata when this runs unspecialised (as it does behind `AnyCancellable`).
@@ -101,7 +107,7 @@ extension Publisher {
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink, sharing: sink.lock)
+        return AnyCancellable(object: sink)
     }
 }
 
