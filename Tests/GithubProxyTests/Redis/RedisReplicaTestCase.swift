@@ -45,6 +45,22 @@ class RedisReplicaTestCase: FakeGithubTestCase {
         )
     }
 
+    /// Starts `count` callback calls at once (`start(index, answer)`) and waits for every answer;
+    /// returns them in the order they came.
+    func atOnce<Answer: Sendable>(_ count: Int, _ start: (Int, @escaping @Sendable (Answer) -> Void) -> Void) -> [Answer] {
+        let answers = Box<[Answer]>([])
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            start(index) { answer in
+                answers.mutate { $0.append(answer) }
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        return answers.value
+    }
+
     /// Saves are asynchronous (best effort): wait until Redis holds `count` cache keys.
     func waitForSharedKeys(_ count: Int) {
         let client = redisClient()

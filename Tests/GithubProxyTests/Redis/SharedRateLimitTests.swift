@@ -9,17 +9,7 @@ import XCTest
 final class SharedRateLimitTests: RedisReplicaTestCase {
     /// Takes from `store` `count` times at once; returns the answers.
     private func take(_ count: Int, from stores: [RedisRateLimitStore]) -> [Int?] {
-        let answers = Box<[Int?]>([])
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            stores[index % stores.count].take("core") { answer in
-                answers.mutate { $0.append(answer) }
-                group.leave()
-            }
-        }
-        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
-        return answers.value
+        atOnce(count) { index, answer in stores[index % stores.count].take("core", completion: answer) }
     }
 
     func testTheLastRequestsAreNeverSpentTwice() {

@@ -21,17 +21,9 @@ final class SharedSessionCountsTests: RedisReplicaTestCase {
 
     /// Opens `count` sessions of `client` at once over `stores`; returns the answers.
     private func open(_ count: Int, of client: String, on stores: [RedisSessionCounts], limit: Int = 3) -> [Bool?] {
-        let answers = Box<[Bool?]>([])
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            stores[index % stores.count].open(client, session: "s\(index)-\(UUID().uuidString)", limit: limit) { answer in
-                answers.mutate { $0.append(answer) }
-                group.leave()
-            }
+        atOnce(count) { index, answer in
+            stores[index % stores.count].open(client, session: "s\(index)-\(UUID().uuidString)", limit: limit, completion: answer)
         }
-        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
-        return answers.value
     }
 
     func testReplicasOpeningAtOnceNeverPassTheLimitTogether() {

@@ -7,17 +7,9 @@ import XCTest
 final class SharedTokenBucketsTests: RedisReplicaTestCase {
     /// Spends `count` tokens of `key` at once over `buckets`; returns the answers.
     private func spend(_ count: Int, of key: String, from buckets: [RedisTokenBuckets], capacity: Int = 3, perSecond: Double = 3.0 / 60) -> [Int?] {
-        let answers = Box<[Int?]>([])
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            buckets[index % buckets.count].spend(key, capacity: capacity, refillPerSecond: perSecond) { answer in
-                answers.mutate { $0.append(answer) }
-                group.leave()
-            }
+        atOnce(count) { index, answer in
+            buckets[index % buckets.count].spend(key, capacity: capacity, refillPerSecond: perSecond, completion: answer)
         }
-        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
-        return answers.value
     }
 
     func testReplicasSpendingAtOnceNeverTakeMoreThanTheBucketHolds() {

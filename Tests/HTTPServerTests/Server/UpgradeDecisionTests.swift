@@ -35,6 +35,19 @@ final class UpgradeDecisionTests: ServerTestCase {
         }
     }
 
+    /// A server whose upgrades are accepted once `gate` is released, counting `onClose` calls.
+    private func acceptingOnceReleased(_ gate: Gate, countingClosesIn closes: Box<Int>) throws -> (server: HTTPServer, port: UInt16) {
+        try echoServer { _ in
+            .pending {
+                await gate.wait()
+                return .accept(onClose: { closes.mutate { $0 += 1 } })
+            }
+        }
+    }
+
+    /// An upgrade request for `/ws/echo`.
+    private var upgradeRequest: String { TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()) }
+
     /// A masked text frame, as a client sends it.
     private func maskedText(_ text: String) -> [UInt8] {
         let payload = Array(text.utf8), mask: [UInt8] = [0x11, 0x22, 0x33, 0x44]
@@ -44,7 +57,7 @@ final class UpgradeDecisionTests: ServerTestCase {
 
     func testAnImmediateRefusalIsAnsweredAndNoSessionStarts() throws {
         let port = try server { _ in .refuse(HTTPResponse(status: .tooManyRequests, text: "no")) }
-        let response = try TestHTTPClient(port: port).request(TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()))
+        let response = try TestHTTPClient(port: port).request(upgradeRequest)
         XCTAssertEqual(response.status, 429)
         XCTAssertEqual(response.text, "no")
     }
@@ -52,14 +65,9 @@ final class UpgradeDecisionTests: ServerTestCase {
     func testAPendingAcceptUpgradesOnceDecidedAndKeepsWhatTheClientSentMeanwhile() throws {
         let gate = Gate()
         let closes = Box(0)
-        let port = try server { _ in
-            .pending {
-                await gate.wait()
-                return .accept(onClose: { closes.mutate { $0 += 1 } })
-            }
-        }
+        let port = try acceptingOnceReleased(gate, countingClosesIn: closes).port
         var client: TestHTTPClient! = try TestHTTPClient(port: port)
-        try client.send(TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()))
+        try client.send(upgradeRequest)
         XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
         try client.send(maskedText("sent while undecided"))
         XCTAssertFalse((try? client.fill(timeout: 0.2)) ?? false, "nothing is answered before the decision")
@@ -77,7 +85,7 @@ final class UpgradeDecisionTests: ServerTestCase {
 
     func testAPendingRefusalIsAnswered() throws {
         let port = try server { _ in .pending { .refuse(HTTPResponse(status: .tooManyRequests, text: "later")) } }
-        let response = try TestHTTPClient(port: port).request(TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()))
+        let response = try TestHTTPClient(port: port).request(upgradeRequest)
         XCTAssertEqual(response.status, 429)
         XCTAssertEqual(response.text, "later")
     }
@@ -85,14 +93,9 @@ final class UpgradeDecisionTests: ServerTestCase {
     func testAClientThatLeavesBeforeAnAcceptStillGetsItsOnClose() throws {
         let gate = Gate()
         let closes = Box(0)
-        let (server, port) = try echoServer { _ in
-            .pending {
-                await gate.wait()
-                return .accept(onClose: { closes.mutate { $0 += 1 } })
-            }
-        }
+        let (server, port) = try acceptingOnceReleased(gate, countingClosesIn: closes)
         var client: TestHTTPClient! = try TestHTTPClient(port: port)
-        try client.send(TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()))
+        try client.send(upgradeRequest)
         XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
         client.resetOnClose()
         client = nil
@@ -104,14 +107,9 @@ final class UpgradeDecisionTests: ServerTestCase {
     func testAnAcceptThatComesAfterShutdownBeganIsRefused() throws {
         let gate = Gate()
         let closes = Box(0)
-        let (server, port) = try echoServer { _ in
-            .pending {
-                await gate.wait()
-                return .accept(onClose: { closes.mutate { $0 += 1 } })
-            }
-        }
+        let (server, port) = try acceptingOnceReleased(gate, countingClosesIn: closes)
         let client = try TestHTTPClient(port: port)
-        try client.send(TestWebSocketClient.upgradeRequest(path: "/ws/echo", key: TestWebSocketClient.makeKey()))
+        try client.send(upgradeRequest)
         XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
         let drained = expectation(description: "drained")
         server.shutdown { drained.fulfill() }

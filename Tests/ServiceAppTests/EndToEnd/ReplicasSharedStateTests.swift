@@ -26,14 +26,25 @@ final class ReplicasSharedStateTests: EndToEndTestCase {
         return server.port
     }
 
-    func testAUserFetchedThroughOneReplicaIsServedByTheOther() throws {
-        let redisPort = try startRedis()
-        let redis = RedisClient.Configuration(port: Int(redisPort))
-        try startService { $0.redis.client = redis }
-        let portA = port
-        let b = Service(config: config { $0.redis.client = redis }, logger: Self.logger)
+    /// Replica A (the test case's service) and replica B, both configured by `configure` and
+    /// pointed at a Redis of the test's own; returns that Redis and B's port.
+    private func startTwoReplicas(
+        _ configure: (inout ServiceConfig) -> Void = { _ in }
+    ) throws -> (redis: RedisClient.Configuration, portB: UInt16) {
+        let redis = RedisClient.Configuration(port: Int(try startRedis()))
+        let shared: (inout ServiceConfig) -> Void = { config in
+            config.redis.client = redis
+            configure(&config)
+        }
+        try startService(configure: shared)
+        let b = Service(config: config(configure: shared), logger: Self.logger)
         replicaB = b
-        let portB = try b.start().port
+        return (redis, try b.start().port)
+    }
+
+    func testAUserFetchedThroughOneReplicaIsServedByTheOther() throws {
+        let (redis, portB) = try startTwoReplicas()
+        let portA = port
 
         let first = try TestHTTPClient(port: portA).request("GET /api/users/heckj HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(first.status, 200, first.text)
@@ -62,18 +73,7 @@ final class ReplicasSharedStateTests: EndToEndTestCase {
     }
 
     func testAClientsLookupAllowanceIsOneAcrossReplicas() throws {
-        let redisPort = try startRedis()
-        let redis = RedisClient.Configuration(port: Int(redisPort))
-        try startService {
-            $0.redis.client = redis
-            $0.fairUse.lookupsPerClientPerMinute = 2
-        }
-        let b = Service(config: config {
-            $0.redis.client = redis
-            $0.fairUse.lookupsPerClientPerMinute = 2
-        }, logger: Self.logger)
-        replicaB = b
-        let portB = try b.start().port
+        let portB = try startTwoReplicas { $0.fairUse.lookupsPerClientPerMinute = 2 }.portB
         func lookup(_ login: String, on port: UInt16, from source: String) throws -> TestResponse {
             try TestHTTPClient(port: port, source: source)
                 .request("GET /api/users/\(login) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
@@ -88,18 +88,7 @@ final class ReplicasSharedStateTests: EndToEndTestCase {
     }
 
     func testAClientsSessionsAreCountedAcrossReplicas() throws {
-        let redisPort = try startRedis()
-        let redis = RedisClient.Configuration(port: Int(redisPort))
-        try startService {
-            $0.redis.client = redis
-            $0.fairUse.sessionsPerClient = 2
-        }
-        let b = Service(config: config {
-            $0.redis.client = redis
-            $0.fairUse.sessionsPerClient = 2
-        }, logger: Self.logger)
-        replicaB = b
-        let portB = try b.start().port
+        let portB = try startTwoReplicas { $0.fairUse.sessionsPerClient = 2 }.portB
         var first: EventClient? = try EventClient(port: port, source: "127.0.0.2")
         let second = try EventClient(port: portB, source: "127.0.0.2")
         let upgrade = TestWebSocketClient.upgradeRequest(path: "/ws", key: TestWebSocketClient.makeKey())
