@@ -7,13 +7,18 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 /// A namespace for symbols related to subscriptions.
 public enum Subscriptions {
     /// A subscription that does nothing: for publishers that complete at once.
-    public static var empty: Subscription { EmptySubscription.singleton }
+    public static var empty: Subscription { EmptySubscription() }
 }
 
-/// The shared no-op subscription.
-final class EmptySubscription: Subscription, Sendable {
-    static let singleton = EmptySubscription()
-    private init() {}
-    func request(_ demand: Subscribers.Demand) {}
-    func cancel() {}
+/// The no-op subscription: `Subscriptions.empty`, and what a `Sink` holds before its
+/// subscription arrives and after it lets it go. A struct, so that holding one in an
+/// `any Subscription` costs no allocation, retain or release.
+@frozen @usableFromInline
+struct EmptySubscription: Subscription, Sendable {
+    @inlinable init() {}
+    @usableFromInline var combineIdentifier: CombineIdentifier { Self.identifier }
+    @usableFromInline func request(_ demand: Subscribers.Demand) {}
+    @usableFromInline func cancel() {}
+
+    private static let identifier = CombineIdentifier()
 }

@@ -15,7 +15,11 @@ extension Subscribers {
         @usableFromInline let lock = Lock()
         @usableFromInline @exclusivity(unchecked) var valueHandler: ((Input) -> Void)?
         @usableFromInline @exclusivity(unchecked) var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
-        @usableFromInline @exclusivity(unchecked) var subscription: Subscription?
+        // The upstream's subscription while `subscribed` and not `terminated`, else the no-op
+        // one. Not an `Optional<any Subscription>`: the compiler copies and destroys one of those
+        // (even to compare it with nil) through runtime metadata calls.
+        @usableFromInline @exclusivity(unchecked) var subscription: any Subscription = EmptySubscription()
+        @usableFromInline @exclusivity(unchecked) var subscribed = false
         @usableFromInline @exclusivity(unchecked) var terminated = false
 
         /// Creates a sink with the given closures.
@@ -33,12 +37,13 @@ extension Subscribers {
         @inlinable
         public func receive(subscription: Subscription) {
             lock.lock()
-            guard self.subscription == nil, !terminated else {
+            guard !subscribed, !terminated else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
             self.subscription = subscription
+            subscribed = true
             lock.unlock()
             subscription.request(.unlimited)
         }
@@ -46,9 +51,12 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
-            let handler = valueHandler
+            guard let handler = valueHandler else {
+                lock.unlock()
+                return .none
+            }
             lock.unlock()
-            handler?(value)
+            handler(value)
             return .none
         }
 
@@ -60,16 +68,25 @@ extension Subscribers {
                 return
             }
             terminated = true
-            // Taken into locals so that they are released after the unlock (a local lives to
-            // the end of its scope: the optimiser does not shorten it across the opaque unlock).
-            let subscription = self.subscription.take()
+            // Taken into locals so that they are released after the unlock and the handler (the
+            // `consume`s below), not under the lock.
+            let subscription = takeSubscription()
             let valueHandler = self.valueHandler
             let handler = completionHandler
             self.valueHandler = nil
             completionHandler = nil
             lock.unlock()
-            handler?(completion)
-            if subscription != nil || valueHandler != nil {}  // released here, not under the lock
+            if let handler { handler(completion) }
+            _ = consume subscription
+            _ = consume valueHandler
+        }
+
+        /// Moves the subscription out, leaving the no-op one. Call with the lock held.
+        @inlinable
+        func takeSubscription() -> any Subscription {
+            var taken: any Subscription = EmptySubscription()
+            swap(&taken, &subscription)
+            return taken
         }
 
         @inlinable
@@ -81,7 +98,7 @@ extension Subscribers {
                 lock.unlock()
                 return
             }
-            let subscription = self.subscription.take()
+            let subscription = takeSubscription()
             // Not `take()` for the closures: generic over `Input`, it would need runtime
             // metadata when this runs unspecialised (as it does behind `AnyCancellable`).
             let valueHandler = self.valueHandler
@@ -90,7 +107,7 @@ extension Subscribers {
             self.completionHandler = nil
             terminated = true
             lock.unlock()
-            subscription?.cancel()
+            subscription.cancel()
             // Released here, not under the lock. (No `withExtendedLifetime` of a tuple: that
             // needs runtime metadata lookups when this runs unspecialised.)
             if valueHandler != nil || completionHandler != nil {}
