@@ -25,9 +25,20 @@ final class SinkTests: XCTestCase {
         var events: [String] = []
     }
 
+    private func makeSink() -> Subscribers.Sink<Int, Never> {
+        Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+    }
+
+    /// Hands `sink` a new logged subscription, held only by the sink; returns a weak view of it.
+    private func subscribeTracked(_ sink: Subscribers.Sink<Int, Never>, log: Log) -> () -> LoggedSubscription? {
+        let subscription = LoggedSubscription(log)
+        sink.receive(subscription: subscription)
+        return { [weak subscription] in subscription }
+    }
+
     func testKeepsTheFirstSubscriptionAndCancelsASecond() {
         let first = Log(), second = Log()
-        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let sink = makeSink()
         sink.receive(subscription: LoggedSubscription(first))
         sink.receive(subscription: LoggedSubscription(second))
         XCTAssertEqual(first.events, ["request unlimited"])
@@ -38,31 +49,21 @@ final class SinkTests: XCTestCase {
 
     func testReleasesItsSubscriptionOnCompletionWithoutCancellingIt() {
         let log = Log()
-        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        weak var weakSubscription: LoggedSubscription?
-        do {
-            let subscription = LoggedSubscription(log)
-            weakSubscription = subscription
-            sink.receive(subscription: subscription)
-        }
-        XCTAssertNotNil(weakSubscription, "held while subscribed")
+        let sink = makeSink()
+        let subscription = subscribeTracked(sink, log: log)
+        XCTAssertNotNil(subscription(), "held while subscribed")
         sink.receive(completion: .finished)
-        XCTAssertNil(weakSubscription, "released at completion")
+        XCTAssertNil(subscription(), "released at completion")
         sink.cancel()
         XCTAssertEqual(log.events, ["request unlimited"], "a finished sink cancels nothing")
     }
 
     func testReleasesItsSubscriptionOnCancel() {
         let log = Log()
-        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        weak var weakSubscription: LoggedSubscription?
-        do {
-            let subscription = LoggedSubscription(log)
-            weakSubscription = subscription
-            sink.receive(subscription: subscription)
-        }
+        let sink = makeSink()
+        let subscription = subscribeTracked(sink, log: log)
         sink.cancel()
-        XCTAssertNil(weakSubscription)
+        XCTAssertNil(subscription())
         sink.cancel()
         XCTAssertEqual(log.events, ["request unlimited", "cancel"], "cancelled once")
     }
@@ -70,7 +71,7 @@ final class SinkTests: XCTestCase {
     func testCancelsASubscriptionThatArrivesAfterCancelOrCompletion() {
         for terminate in ["cancel", "completion"] {
             let log = Log()
-            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            let sink = makeSink()
             if terminate == "cancel" { sink.cancel() } else { sink.receive(completion: .finished) }
             sink.receive(subscription: LoggedSubscription(log))
             XCTAssertEqual(log.events, ["cancel"], terminate)
@@ -79,7 +80,7 @@ final class SinkTests: XCTestCase {
 
     func testHoldsAValueTypeSubscription() {
         let log = Log()
-        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let sink = makeSink()
         sink.receive(subscription: LoggedValueSubscription(log: log))
         sink.cancel()
         XCTAssertEqual(log.events, ["request unlimited", "cancel"])
