@@ -7,13 +7,19 @@ import StreamCore
 /// `{"event":"value","stage":"throttle","t":1234.5,"type":"trace","value":"heck"}` — `t` in
 /// milliseconds since the session opened on the pipeline's scheduler, non-decreasing in the
 /// order the events are sent.
+///
+/// Events are stamped in order under the lock and sent outside it, in the same order: the
+/// thread that finds no send under way sends everything queued until the queue is empty, and
+/// other threads only queue. So `send` never runs under the lock, and may itself trace.
 final class PipelineTracer: @unchecked Sendable {
-    // Sendable: `lastMs` is guarded by `lock`; the rest is immutable.
+    // Sendable: `lastMs`, `queued` and `sending` are guarded by `lock`; the rest is immutable.
 
     private let start: DispatchQueue.SchedulerTimeType
     private let send: @Sendable (String) -> Void
     private let lock = NSLock()
     private var lastMs = 0.0
+    private var queued: [[String: Any]] = []
+    private var sending = false
 
     /// - Parameter send: writes one event (the session's outbound: bounded like every event).
     init(scheduler: AnySchedulerOf<DispatchQueue>, send: @escaping @Sendable (String) -> Void) {
@@ -40,13 +46,29 @@ final class PipelineTracer: @unchecked Sendable {
             case .cancel: object["event"] = "cancel"
             }
             let ms = Double(start.distance(to: time).magnitude) / 1_000_000
-            // Stamped and sent under one lock, so `t` never goes down in the order events are
-            // sent. `send` only appends to the connection loop's queue; it never calls back.
-            lock.withLock {
+            let sendsNow: Bool = lock.withLock {
                 lastMs = max(lastMs, (ms * 10).rounded() / 10)
                 object["t"] = lastMs
-                send(Self.json(object))
+                queued.append(object)
+                guard !sending else { return false }
+                sending = true
+                return true
             }
+            if sendsNow { sendQueued() }
+        }
+    }
+
+    /// Sends what is queued, in order, until nothing is; then lets the next event's thread send.
+    private func sendQueued() {
+        while true {
+            let batch: [[String: Any]] = lock.withLock {
+                let batch = queued
+                queued.removeAll()
+                if batch.isEmpty { sending = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            for object in batch { send(Self.json(object)) }
         }
     }
 

@@ -152,4 +152,32 @@ final class PipelineTraceTests: XCTestCase {
         XCTAssertFalse(plain.log.lines.contains { $0.contains(#""type":"trace""#) })
         XCTAssertEqual(traced.log.lines.filter { !$0.contains(#""type":"trace""#) }, plain.log.lines)
     }
+
+    /// `send` runs outside the tracer's lock, in stamp order: a send that waits for an event
+    /// traced meanwhile on another thread gets it (were `send` under the lock, that thread would
+    /// wait for this one), and that event is sent after the first one.
+    func testSendRunsOutsideTheLockAndKeepsTheOrder() {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let tracerBox = Box<PipelineTracer?>(nil)
+        let otherThreadTraced = Box(false)
+        let tracer = PipelineTracer(scheduler: scheduler.eraseToAnyScheduler()) { line in
+            log.append(line)
+            guard line.contains(#""value":"first""#), let tracer = tracerBox.value else { return }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                let trace: (String, TraceEvent<String, Never>, DispatchQueue.SchedulerTimeType) -> Void = tracer.tracer()
+                trace("input", .value("second"), scheduler.now)
+                done.signal()
+            }
+            otherThreadTraced.mutate { $0 = done.wait(timeout: .now() + 5) == .success }
+        }
+        tracerBox.mutate { $0 = tracer }
+        let trace: (String, TraceEvent<String, Never>, DispatchQueue.SchedulerTimeType) -> Void = tracer.tracer()
+        trace("input", .value("first"), scheduler.now)
+        XCTAssertTrue(otherThreadTraced.value, "the other thread's event was traced while the first was being sent")
+        XCTAssertEqual(log.lines.count, 2)
+        XCTAssertTrue(log.lines.first?.contains(#""value":"first""#) == true)
+        XCTAssertTrue(log.lines.last?.contains(#""value":"second""#) == true, "queued while the first was sent, sent after it")
+    }
 }
