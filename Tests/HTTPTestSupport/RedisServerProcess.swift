@@ -6,9 +6,12 @@ import XCTest
 public final class RedisServerProcess {
     public let port: UInt16
     private let directory: URL
+    private let extraArguments: [String]
     private var process: Process?
 
-    public init() throws {
+    /// - Parameter arguments: more `redis-server` options (`["--requirepass", "s3cret"]`).
+    public init(arguments: [String] = []) throws {
+        extraArguments = arguments
         let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let binary else {
             let message = "redis-server is not installed; install it with: apt-get install redis-server"
@@ -31,7 +34,7 @@ public final class RedisServerProcess {
         process.arguments = [
             "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", directory.path, "--enable-debug-command", "local",
-        ]
+        ] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

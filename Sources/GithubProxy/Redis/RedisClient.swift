@@ -14,31 +14,58 @@ import StreamCore
 /// event loop; the blocking API keeps timeouts and reconnection in one small type.
 public final class RedisClient: Sendable {
     /// Where Redis is and how to talk to it.
-    public struct Configuration: Sendable, Equatable {
+    public struct Configuration: Sendable, Equatable, CustomStringConvertible {
         public var host: String
         public var port: Int
         public var database: Int
+        /// An ACL user (Redis 6+) for `AUTH`; nil: the default user.
+        public var username: String?
+        /// Sent with `AUTH` on every new connection; nil: no `AUTH`. Never printed.
+        public var password: String?
         /// Connections in the pool (each with its own queue).
         public var poolSize: Int
         /// Connect and command timeout.
         public var timeoutMilliseconds: Int
 
-        public init(host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, poolSize: Int = 4, timeoutMilliseconds: Int = 250) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,
+            poolSize: Int = 4, timeoutMilliseconds: Int = 250
+        ) {
             self.host = host
             self.port = port
             self.database = database
+            self.username = username
+            self.password = password
             self.poolSize = max(1, poolSize)
             self.timeoutMilliseconds = max(1, timeoutMilliseconds)
         }
 
-        /// `redis://host[:port][/database]`; nil for anything else (TLS, passwords and sockets
-        /// are not supported yet).
+        /// `redis://[[username]:password@]host[:port][/database]` (user and password
+        /// percent-encoded); nil for anything else, such as a user without a password (TLS,
+        /// `rediss://`, and Unix sockets are not supported).
         public init?(url: String, poolSize: Int = 4, timeoutMilliseconds: Int = 250) {
             guard let components = URLComponents(string: url), components.scheme == "redis",
-                  let host = components.host, !host.isEmpty, components.user == nil, components.password == nil else { return nil }
+                  let host = components.host, !host.isEmpty else { return nil }
             let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             guard path.isEmpty || Int(path) != nil else { return nil }
-            self.init(host: host, port: components.port ?? 6379, database: Int(path) ?? 0, poolSize: poolSize, timeoutMilliseconds: timeoutMilliseconds)
+            let username = components.user.flatMap { $0.isEmpty ? nil : $0 }
+            guard username == nil || components.password != nil else { return nil }
+            self.init(
+                host: host, port: components.port ?? 6379, database: Int(path) ?? 0, username: username,
+                password: components.password, poolSize: poolSize, timeoutMilliseconds: timeoutMilliseconds
+            )
+        }
+
+        /// The `AUTH` command a new connection sends first; nil without a password.
+        var authentication: [String]? {
+            guard let password else { return nil }
+            return ["AUTH"] + (username.map { [$0] } ?? []) + [password]
+        }
+
+        /// `redis://host:port/database`, with the user and `***` for a password.
+        public var description: String {
+            let credentials = password == nil ? "" : "\(username ?? ""):***@"
+            return "redis://\(credentials)\(host):\(port)/\(database)"
         }
     }
 
@@ -61,7 +88,7 @@ public final class RedisClient: Sendable {
         self.onFailure = onFailure
         let settings = RedisConnection.Settings(
             host: configuration.host, port: configuration.port, database: configuration.database,
-            timeoutMilliseconds: configuration.timeoutMilliseconds
+            authentication: configuration.authentication, timeoutMilliseconds: configuration.timeoutMilliseconds
         )
         slots = (0..<configuration.poolSize).map { index in
             Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(settings: settings))

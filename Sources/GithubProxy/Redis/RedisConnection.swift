@@ -10,6 +10,8 @@ final class RedisConnection {
         var host: String
         var port: Int
         var database: Int
+        /// `AUTH [username] password`, sent first on every new connection; nil: none.
+        var authentication: [String]?
         var timeoutMilliseconds: Int
     }
 
@@ -71,6 +73,12 @@ final class RedisConnection {
         }
         redisSetTimeout(made, timeout)
         context = made
+        if let authentication = settings.authentication {
+            if case .failure(let error) = run(authentication.map { Array($0.utf8) }) {
+                drop()
+                return failedConnection("AUTH: \(error)")  // Redis's answer never repeats the password
+            }
+        }
         if settings.database != 0 {
             if case .failure(let error) = run([Array("SELECT".utf8), Array(String(settings.database).utf8)]) {
                 drop()

@@ -93,6 +93,12 @@ private final class SubscriberState: @unchecked Sendable {
         }
         guard admitted else { return false }
         redisSetTimeout(made, timeout)
+        if let authentication = configuration.authentication {
+            guard let reply = command(made, authentication) else { return false }
+            let refused = reply.assumingMemoryBound(to: redisReply.self).pointee.type == REDIS_REPLY_ERROR
+            freeReplyObject(reply)
+            guard !refused else { return false }
+        }
         guard let reply = command(made, ["SUBSCRIBE", channel]) else { return false }
         freeReplyObject(reply)
         lock.withLock { subscribed = !stopped }

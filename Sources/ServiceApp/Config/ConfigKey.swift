@@ -63,4 +63,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
         default: nil
         }
     }
+
+    /// Whether a value may hold a secret (the Redis URL's password): an error about it does not
+    /// repeat the value.
+    var isSecret: Bool { self == .redisUrl }
 }

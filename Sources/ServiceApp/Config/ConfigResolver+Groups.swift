@@ -86,7 +86,7 @@ extension ConfigResolver {
         let flightWait = try reader.integer(.redisFlightWaitMs, default: 5_000, in: 1...120_000)
         // Value is optional (no URL, or "": no Redis); an unreadable URL is an error, not "none".
         let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
-                                       reason: "must be redis://host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
+                                       reason: "must be redis://[[user]:password@]host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
             guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeoutMilliseconds: timeout) else {
                 return nil

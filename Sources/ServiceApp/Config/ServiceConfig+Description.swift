@@ -45,7 +45,7 @@ extension ServiceConfig: CustomStringConvertible {
             "limits.sessionsPerClient": "\(fairUse.sessionsPerClient)",
             "limits.lookupsPerClientPerMinute": "\(fairUse.lookupsPerClientPerMinute)",
             "limits.maxTrackedClients": "\(fairUse.maxTrackedClients)",
-            "redis.url": "\(redis.client.map { "redis://\($0.host):\($0.port)/\($0.database)" } ?? "none")",
+            "redis.url": "\(redis.client.map(\.description) ?? "none")",
         ]
     }
 

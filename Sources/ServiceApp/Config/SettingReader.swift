@@ -43,7 +43,7 @@ struct SettingReader: Sendable {
     ) throws(ConfigError) -> Value {
         guard let (raw, source) = lookup(key) else { return defaultValue }
         guard let value = convert(raw) else {
-            throw .invalidValue(value: raw.shown, source: source, reason: reason)
+            throw .invalidValue(value: key.isSecret ? "(not shown: it may hold a password)" : raw.shown, source: source, reason: reason)
         }
         return value
     }

@@ -105,8 +105,19 @@ final class RedisClientTests: XCTestCase {
         XCTAssertEqual(RedisClient.Configuration(url: "redis://127.0.0.1:6380/2"), .init(port: 6380, database: 2))
         XCTAssertEqual(RedisClient.Configuration(url: "redis://cache.internal"), .init(host: "cache.internal"))
         XCTAssertNil(RedisClient.Configuration(url: "rediss://secure:6380"))
-        XCTAssertNil(RedisClient.Configuration(url: "redis://user:pw@host"))
         XCTAssertNil(RedisClient.Configuration(url: "redis://host/notanumber"))
+        XCTAssertEqual(RedisClient.Configuration(url: "redis://:s3cret@host"), .init(host: "host", password: "s3cret"))
+        XCTAssertEqual(
+            RedisClient.Configuration(url: "redis://alice:p%40ss@host:6380/1"),
+            .init(host: "host", port: 6380, database: 1, username: "alice", password: "p@ss"), "percent-decoded"
+        )
+        XCTAssertNil(RedisClient.Configuration(url: "redis://alice@host"), "a user without a password")
+    }
+
+    func testDescriptionsNeverShowThePassword() throws {
+        let configuration = try XCTUnwrap(RedisClient.Configuration(url: "redis://alice:s3cret@host:6380/1"))
+        XCTAssertEqual("\(configuration)", "redis://alice:***@host:6380/1")
+        XCTAssertEqual("\(RedisClient.Configuration(host: "host"))", "redis://host:6379/0")
     }
 }
 

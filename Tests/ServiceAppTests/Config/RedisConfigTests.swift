@@ -24,10 +24,21 @@ final class RedisConfigTests: XCTestCase {
     }
 
     func testAnUnreadableURLIsAnError() {
-        for bad in ["http://x", "redis://user:pw@host", "redis://host/db", "rediss://host"] {
+        for bad in ["http://x", "redis://user@host", "redis://host/db", "rediss://host"] {
             XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_URL": bad]), bad) { error in
                 XCTAssertTrue("\(error)".contains("REDIS_URL"), "\(error)")
             }
+        }
+    }
+
+    func testAPasswordIsReadButNeverShown() throws {
+        let config = try FakeFiles.resolve(environment: ["REDIS_URL": "redis://alice:s3cret@cache:6380/2"])
+        XCTAssertEqual(config.redis.client?.password, "s3cret")
+        XCTAssertEqual(config.redis.client?.username, "alice")
+        XCTAssertFalse("\(config)\(config.logMetadata)".contains("s3cret"), "the settings the service logs at start")
+        XCTAssertTrue("\(config.logMetadata)".contains("redis://alice:***@cache:6380/2"))
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_URL": "redis://:s3cret@cache/notanumber"])) { error in
+            XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
         }
     }
 }
