@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GithubProxy
 import HTTPServer
 import StreamCore
 
@@ -8,23 +9,20 @@ import StreamCore
 /// milliseconds since the session opened on the pipeline's scheduler, non-decreasing in the
 /// order the events are sent.
 ///
-/// Events are stamped in order under the lock and sent outside it, in the same order: the
-/// thread that finds no send under way sends everything queued until the queue is empty, and
-/// other threads only queue. So `send` never runs under the lock, and may itself trace.
+/// Events are stamped in order under the lock and sent outside it, in the same order (an
+/// `OrderedHandoff`), so `send` never runs under the lock and may itself trace.
 final class PipelineTracer: @unchecked Sendable {
-    // Sendable: `lastMs`, `queued` and `sending` are guarded by `lock`; the rest is immutable.
+    // Sendable: `lastMs` is guarded by `lock`; `handoff` is thread-safe; the rest is immutable.
 
     private let start: DispatchQueue.SchedulerTimeType
-    private let send: @Sendable (String) -> Void
     private let lock = NSLock()
     private var lastMs = 0.0
-    private var queued: [[String: Any]] = []
-    private var sending = false
+    private let handoff: OrderedHandoff<String>
 
     /// - Parameter send: writes one event (the session's outbound: bounded like every event).
     init(scheduler: AnySchedulerOf<DispatchQueue>, send: @escaping @Sendable (String) -> Void) {
         start = scheduler.now
-        self.send = send
+        handoff = OrderedHandoff(receive: send)
     }
 
     /// A tracer for `.trace(_:on:to:)` whose values `describe` turns into JSON values (strings,
@@ -46,29 +44,12 @@ final class PipelineTracer: @unchecked Sendable {
             case .cancel: object["event"] = "cancel"
             }
             let ms = Double(start.distance(to: time).magnitude) / 1_000_000
-            let sendsNow: Bool = lock.withLock {
+            lock.withLock {
                 lastMs = max(lastMs, (ms * 10).rounded() / 10)
                 object["t"] = lastMs
-                queued.append(object)
-                guard !sending else { return false }
-                sending = true
-                return true
+                handoff.enqueue(Self.json(object))
             }
-            if sendsNow { sendQueued() }
-        }
-    }
-
-    /// Sends what is queued, in order, until nothing is; then lets the next event's thread send.
-    private func sendQueued() {
-        while true {
-            let batch: [[String: Any]] = lock.withLock {
-                let batch = queued
-                queued.removeAll()
-                if batch.isEmpty { sending = false }
-                return batch
-            }
-            guard !batch.isEmpty else { return }
-            for object in batch { send(Self.json(object)) }
+            handoff.deliverQueued()
         }
     }
 

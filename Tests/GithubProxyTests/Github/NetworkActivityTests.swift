@@ -1,4 +1,6 @@
+import Foundation
 import GithubProxy
+import HTTPTestSupport
 import StreamCore
 import XCTest
 
@@ -14,5 +16,27 @@ final class NetworkActivityTests: XCTestCase {
         activity.end(second)  // twice: ignored
         XCTAssertEqual(events, [true, false, true, false])
         cancellable.cancel()
+    }
+
+    /// A subscriber may call back into the activity while it is being told of an event (here
+    /// from another thread, which waits for the call): events go out outside the lock, in order.
+    func testASubscriberMayCallBack() {
+        let activity = NetworkActivity()
+        let events = Box<[Bool]>([])
+        let calledBack = Box<Bool?>(nil)
+        let cancellable = activity.publisher.sink { event in
+            events.mutate { $0.append(event) }
+            guard event, calledBack.value == nil else { return }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                _ = activity.begin()  // ends the current activity, begins another
+                done.signal()
+            }
+            calledBack.mutate { $0 = done.wait(timeout: .now() + 5) == .success }
+        }
+        _ = activity.begin()
+        XCTAssertEqual(calledBack.value, true, "the other thread's begin() did not wait for this delivery")
+        XCTAssertEqual(events.value, [true, false, true])
+        withExtendedLifetime(cancellable) {}
     }
 }
