@@ -39,7 +39,7 @@ struct ServiceCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("redis-url"),
-        help: "Redis shared by replicas, redis://host[:port][/db] (env REDIS_URL, default none: this replica's state only).")
+        help: "Redis shared by replicas, redis://[[user]:password@]host[:port][/db] (env REDIS_URL, default none: this replica's state only).")
     var redisURL: String?
 
     @Option(

@@ -2,7 +2,8 @@
 /// one lane per stage of the catalog, time flowing left to right over the last 10 s, a marble
 /// per value (labelled), a bar per completion (red when it failed), a cross per cancel and a
 /// tick per subscription. Hovering a mark shows its stage, event, value and time (SVG
-/// `<title>`); tapping it writes them under the diagram. Plain SVG, no library.
+/// `<title>`); tapping it writes them under the diagram. Plain SVG, no library; "download SVG"
+/// saves what it shows as a standalone file (styles inlined, the page's colours resolved).
 ///
 /// The switch reloads the page with `?trace=1`; the page's socket then opens with it too
 /// (`marbles.suffix`) and hands every `trace` event to `marbles.add`.
@@ -17,6 +18,7 @@ enum MarbleDiagram {
             <div id="marble-view" hidden="hidden">
               <svg id="marbles" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Live marble diagram of this session's pipeline" data-stages="\(json(stages))" data-masked="\(json(masked))"></svg>
               <p id="marble-detail" class="marble-detail" aria-live="polite"></p>
+              <p class="marble-actions"><a id="marble-export" href="#">download SVG</a></p>
             </div>
           </section>
         """
@@ -43,6 +45,7 @@ enum MarbleDiagram {
         #marbles .hit { fill: transparent; }
         #marbles .event { cursor: pointer; }
         @media (max-width: 480px) { body.tracing { padding: 24px 8px; } .tracing .card { padding: 16px; } }
+        .marble-actions { margin: 4px 0 0; }
         .marble-detail { min-height: 1.2em; margin: 4px 0 0; color: var(--muted); font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         """
 
@@ -61,7 +64,7 @@ enum MarbleDiagram {
           "use strict";
           var svg = document.getElementById("marbles");
           var on = /(^|[?&])trace=1(&|$)/.test(location.search.slice(1));
-          if (!svg) { return { add: function () {}, suffix: "" }; }
+          if (!svg) { return { add: function () {}, suffix: "", snapshot: function () { return ""; } }; }
           var toggle = document.getElementById("show-pipeline"), detail = document.getElementById("marble-detail");
           toggle.checked = on;
           toggle.addEventListener("change", function () { location.search = toggle.checked ? "?trace=1" : ""; });
@@ -175,12 +178,39 @@ enum MarbleDiagram {
             if (events.length > MAX_EVENTS) { events.splice(0, events.length - MAX_EVENTS); }
             if (timer === null) { timer = setInterval(draw, 100); }
           }
+          /// The diagram as it is now, as a standalone SVG document: the page's `#marbles` rules
+          /// inlined with its colours resolved, on the card's background, at its drawn size.
+          function snapshot() {
+            var copy = svg.cloneNode(true), page = getComputedStyle(document.documentElement), box = svg.viewBox.baseVal, rules = [];
+            Array.prototype.forEach.call(document.styleSheets, function (sheet) {
+              Array.prototype.forEach.call(sheet.cssRules, function (rule) {
+                if (rule.selectorText && rule.selectorText.indexOf("#marbles ") === 0) { rules.push(rule.cssText); }
+              });
+            });
+            var style = el("style", {});
+            style.textContent = rules.join("\n").replace(/var\((--[a-z-]+)\)/g, function (_, name) { return page.getPropertyValue(name).trim(); });
+            ["data-stages", "data-masked", "role", "aria-label"].forEach(function (name) { copy.removeAttribute(name); });
+            copy.setAttribute("width", box.width);
+            copy.setAttribute("height", box.height);
+            copy.setAttribute("color", getComputedStyle(svg).color);
+            copy.setAttribute("font-family", getComputedStyle(svg).fontFamily);
+            copy.insertBefore(el("rect", { width: "100%", height: "100%", fill: page.getPropertyValue("--card").trim() }), copy.firstChild);
+            copy.insertBefore(style, copy.firstChild);
+            return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy);
+          }
+          var exporter = document.getElementById("marble-export");
+          exporter.addEventListener("click", function () {
+            var url = URL.createObjectURL(new Blob([snapshot()], { type: "image/svg+xml" }));
+            exporter.href = url;
+            exporter.download = "pipeline-" + new Date().toISOString().replace(/[:.]/g, "-") + ".svg";
+            setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+          });
           drawLanes();
           window.addEventListener("resize", function () {
             var width = Math.round(svg.getBoundingClientRect().width);
             if (on && width && width !== layout.width) { drawLanes(); draw(); }
           });
-          return { add: add, suffix: on ? "?trace=1" : "" };
+          return { add: add, suffix: on ? "?trace=1" : "", snapshot: snapshot };
         })();
         """#
 }

@@ -8,7 +8,7 @@ import XCTest
 /// diagram has one lane per catalog stage, every lane has marbles, every mark has its hover
 /// title, tapping a marble shows its value and time, superseded requests show their cancel, and
 /// the diagram is drawn at the page's own pixel size without widening the page — on a desktop
-/// and on a phone. Screenshots go to `.build/test-artifacts` (the pictures in `docs/images`).
+/// and on a phone; "download SVG" gives a standalone copy of what is drawn. Screenshots go to `.build/test-artifacts` (the pictures in `docs/images`).
 final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// One step of a scripted session: `afterMs` after the previous step, set the field `id` to
     /// `value` as typing would (an `input` event), or click `id` when `value` is nil.
@@ -54,6 +54,12 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
               var marks = all("#marbles g.event"), titled = marks.filter(function (mark) { return mark.querySelector("title"); });
               var cancels = all('#marbles g.event[data-event="cancel"]').map(function (mark) { return mark.getAttribute("data-stage"); })
                 .filter(function (stage, index, list) { return list.indexOf(stage) === index; });
+              var exported = new DOMParser().parseFromString(doc.defaultView.marbles.snapshot(), "image/svg+xml");
+              var exportedStyle = exported.querySelector("style") ? exported.querySelector("style").textContent : "";
+              var export_ = exported.querySelector("parsererror") ? "unparsable"
+                : exported.querySelectorAll("g.event").length !== marks.length ? "marks " + exported.querySelectorAll("g.event").length + "/" + marks.length
+                : exportedStyle.indexOf("#marbles .marble circle") < 0 || exportedStyle.indexOf("var(") >= 0 ? "style"
+                : $("marble-export").offsetParent === null ? "no link" : "ok";
               var last = all('#marbles g.marble[data-stage="' + lanes[lanes.length - 1] + '"]').pop();
               if (last) { last.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
               var tapped = $("marble-detail").textContent.replace(/ at [0-9]+(\.[0-9])? ms$/, " at T ms");
@@ -62,6 +68,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
               finish("switch=" + $("show-pipeline").checked + " visible=" + !$("marble-view").hidden + " lanes=" + lanes.join(",")
                 + " empty=" + empty.join(",") + " titled=" + (marks.length > 0 && titled.length === marks.length)
                 + " cancels=" + cancels.join(",") + " tap=" + tapped + " scale=" + scale.toFixed(2) + " overflow=" + (root.scrollWidth > root.clientWidth)
+                + " export=" + export_
                 + \#(secret.map { #"" shows-secret=" + (svg.textContent.indexOf("\#($0)") >= 0)"# } ?? #""""#));
             }
             step(0);
@@ -72,7 +79,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// `cancels` lanes, and `tapped` under the diagram after a tap on the last lane's newest marble.
     static func expected(_ pipeline: PipelineDescriptor, cancels: [String], tapped: String) -> String {
         "switch=true visible=true lanes=\(pipeline.stages.joined(separator: ",")) empty= titled=true"
-            + " cancels=\(cancels.joined(separator: ",")) tap=\(tapped) at T ms scale=1.00 overflow=false"
+            + " cancels=\(cancels.joined(separator: ",")) tap=\(tapped) at T ms scale=1.00 overflow=false export=ok"
     }
 
     private func driver(_ viewport: ChromiumPageDriver.Viewport) throws -> ChromiumPageDriver {
@@ -99,7 +106,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
         fake.script("heck", .delay(milliseconds: 3_000))
-        let report = try driver(Self.desktop(height: 740)).run(
+        let report = try driver(Self.desktop(height: 770)).run(
             page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
@@ -119,7 +126,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         fake.scriptSearch(.delay(milliseconds: 3_000))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
-        let report = try driver(Self.desktop(height: 870)).run(
+        let report = try driver(Self.desktop(height: 900)).run(
             page: "/search?trace=1", drive: Self.drive(steps, settleMs: 900), screenshot: "marbles-search.png")
         XCTAssertEqual(report, Self.expected(.search, cancels: ["search"], tapped: "switchToLatest value heckj · ok"))
     }
@@ -130,7 +137,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         let steps = Self.typing("joé", into: "value1", after: 300, every: 300)
             + Self.typing("secret", into: "value2", after: 600, every: 200)
             + Self.typing("secret", into: "value2_repeat", after: 600, every: 200)
-        let report = try driver(Self.desktop(height: 850)).run(
+        let report = try driver(Self.desktop(height: 880)).run(
             page: "/form?trace=1", drive: Self.drive(steps, settleMs: 900, secret: "secret"), screenshot: "marbles-form.png")
         XCTAssertEqual(report, Self.expected(.form, cancels: [], tapped: "readyToSubmit value true") + " shows-secret=false", "the password is drawn masked")
     }
