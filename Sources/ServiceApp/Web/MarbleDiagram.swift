@@ -18,7 +18,7 @@ enum MarbleDiagram {
             <div id="marble-view" hidden="hidden">
               <svg id="marbles" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Live marble diagram of this session's pipeline" data-stages="\(json(stages))" data-masked="\(json(masked))"></svg>
               <p id="marble-detail" class="marble-detail" aria-live="polite"></p>
-              <p class="marble-actions"><a id="marble-export" href="#">download SVG</a></p>
+              <p class="marble-actions"><button type="button" id="marble-export">download SVG</button></p>
             </div>
           </section>
         """
@@ -46,6 +46,8 @@ enum MarbleDiagram {
         #marbles .event { cursor: pointer; }
         @media (max-width: 480px) { body.tracing { padding: 24px 8px; } .tracing .card { padding: 16px; } }
         .marble-actions { margin: 4px 0 0; }
+        .marble-actions button { width: auto; margin: 0; padding: 0; border: 0; background: none; color: var(--accent);
+                                 font: inherit; text-decoration: underline; cursor: pointer; }
         .marble-detail { min-height: 1.2em; margin: 4px 0 0; color: var(--muted); font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         """
 
@@ -201,8 +203,12 @@ enum MarbleDiagram {
           var exporter = document.getElementById("marble-export");
           exporter.addEventListener("click", function () {
             var url = URL.createObjectURL(new Blob([snapshot()], { type: "image/svg+xml" }));
-            exporter.href = url;
-            exporter.download = "pipeline-" + new Date().toISOString().replace(/[:.]/g, "-") + ".svg";
+            var link = document.createElement("a");
+            link.href = url;
+            link.download = "pipeline-" + new Date().toISOString().replace(/[:.]/g, "-") + ".svg";
+            document.body.appendChild(link);
+            link.click();
+            link.remove();
             setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
           });
           drawLanes();
