@@ -43,6 +43,11 @@ struct LRUStore<Key: Hashable, Value> {
         index[key].flatMap { slots[$0]?.value }
     }
 
+    /// The byte count `key` was stored with.
+    func bytes(of key: Key) -> Int? {
+        index[key].flatMap { slots[$0]?.bytes }
+    }
+
     /// Stores `value` as the most recently used entry, evicting least recently used ones until
     /// both bounds hold. A value larger than `maxBytes` on its own is not stored (and replaces
     /// nothing). Returns how many entries were evicted.

@@ -137,11 +137,13 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         guard enabled else { return nil }
         let key = key.lowercased()
         let now = now()
+        // The copy's value and ETag stay as they were, and so does its size: the byte count
+        // the store already keeps (no call to `size` under the lock).
         return lock.withLock {
-            guard var entry = store.peek(key) else { return nil }
+            guard var entry = store.peek(key), let bytes = store.bytes(of: key) else { return nil }
             entry.storedAt = now
             entry.freshUntil = directives.noStore ? now : directives.freshUntil(responseTime: now, maxLifetime: configuration.maxFreshness)
-            store.put(key, entry, bytes: Self.entryBytes(key: key, etag: entry.etag, value: entry.value, size: size))
+            store.put(key, entry, bytes: bytes)
             return entry
         }
     }

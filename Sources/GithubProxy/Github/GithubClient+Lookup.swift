@@ -121,17 +121,15 @@ extension GithubClient {
                         flight.land()
                         return clientRateLimited(wait)
                     }
-                    var made = false
-                    let shared = coalescer.publisher(for: key) { [self] in
-                        made = true
-                        flight.handOver()
-                        return withRetries(label: login) { [self] in attempt(login: login) }
+                    let (shared, made) = coalescer.publisher(for: key) { [self] in
+                        withRetries(label: login) { [self] in attempt(login: login) }
                             .handleEvents(receiveCompletion: { _ in flight.land() }, receiveCancel: flight.land)
                             .eraseToAnyPublisher()
                     }
-                    // One started here meanwhile is joined (the charge was this caller's all
-                    // the same), and this replica's flight, if any, ends now.
-                    if !made { flight.land() }
+                    // A new request ends the flight when it ends. One started here meanwhile
+                    // is joined instead (the charge was this caller's all the same), and this
+                    // replica's flight, if any, ends now.
+                    if made { flight.handOver() } else { flight.land() }
                     return joined(shared, login: login, quota: quota)
                 }
                 .eraseToAnyPublisher()

@@ -70,20 +70,23 @@ public final class RateLimitBudget: @unchecked Sendable {
     /// `update`, telling which kind of pause began (nil when none).
     public func read(statusCode: Int, header: (String) -> String?, body: Data = Data()) -> Pause? {
         let now = now()
+        // Everything read from the response before the lock (`header` is the caller's).
         let retryAfter = header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let remaining = header("x-ratelimit-remaining").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let reset = header("x-ratelimit-reset").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+            .map(Date.init(timeIntervalSince1970:))
         let limitedStatus = statusCode == 403 || statusCode == 429
+        let secondary = limitedStatus && (retryAfter != nil || Self.mentionsSecondaryLimit(body))
         return lock.withLock { () -> Pause? in
             let kind: PauseKind
             var until: Date
-            if limitedStatus, retryAfter != nil || Self.mentionsSecondaryLimit(body) {
+            if secondary {
                 kind = .secondary
                 let backoff = min(Self.maxSecondaryPause, Self.secondaryPause * pow(2, Double(secondaryStreak)))
                 secondaryStreak += 1
                 until = now.addingTimeInterval(retryAfter.map { TimeInterval(max(1, $0)) } ?? backoff)
-            } else if header("x-ratelimit-remaining").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) == 0 {
+            } else if remaining == 0 {
                 kind = .primary
-                let reset = header("x-ratelimit-reset").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-                    .map(Date.init(timeIntervalSince1970:))
                 until = reset.map { max($0, now.addingTimeInterval(1)) } ?? now.addingTimeInterval(60)
             } else if statusCode == 429 {
                 kind = .primary

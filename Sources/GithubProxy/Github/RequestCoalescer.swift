@@ -17,13 +17,17 @@ final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
         lock.withLock { entries[key]?.publisher }
     }
 
-    /// The shared publisher for `key`: joined when one is running, else made with `make` once.
-    func publisher(for key: String, make: () -> AnyPublisher<Output, Failure>) -> AnyPublisher<Output, Failure> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let entry = entries[key] { return entry.publisher }
-        nextID += 1
-        let id = nextID
+    /// The shared publisher for `key`: the running one (`made` false), else the one `make`
+    /// builds (`made` true). `make` runs outside the lock; when another caller's publisher was
+    /// registered meanwhile, that one is joined and what `make` built is dropped unsubscribed.
+    func publisher(
+        for key: String, make: () -> AnyPublisher<Output, Failure>
+    ) -> (publisher: AnyPublisher<Output, Failure>, made: Bool) {
+        if let running = running(key) { return (running, false) }
+        let id: UInt64 = lock.withLock {
+            nextID += 1
+            return nextID
+        }
         let remove: @Sendable () -> Void = { [weak self] in self?.remove(key, id: id) }
         let shared = make()
             .handleEvents(
@@ -33,8 +37,11 @@ final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
             )
             .share()
             .eraseToAnyPublisher()
-        entries[key] = (id, shared)
-        return shared
+        return lock.withLock {
+            if let entry = entries[key] { return (entry.publisher, false) }
+            entries[key] = (id, shared)
+            return (shared, true)
+        }
     }
 
     /// The number of requests in flight.

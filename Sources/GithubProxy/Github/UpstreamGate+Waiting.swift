@@ -97,15 +97,16 @@ where Downstream.Input == Ticket, Downstream.Failure == Never {
     }
 
     func cancel() {
-        let waiter = lock.withLock { () -> UpstreamGate.Waiter? in
+        let (waiter, released) = lock.withLock { () -> (UpstreamGate.Waiter?, Downstream?) in
             defer {
                 state = .cancelled
                 downstream = nil
             }
-            if case .waiting(let waiter) = state { return waiter }
-            return nil
+            if case .waiting(let waiter) = state { return (waiter, downstream) }
+            return (nil, downstream)
         }
         if let waiter { gate.leave(waiter) }
+        withExtendedLifetime(released) {}  // the downstream is let go here, not under the lock
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 import XCTest
 
 final class ResponseCacheTests: XCTestCase {
@@ -104,5 +105,20 @@ final class ResponseCacheTests: XCTestCase {
         cache.storeNotFound(for: "b")
         XCTAssertNil(cache.entry(for: "a"))
         XCTAssertNil(cache.entry(for: "b"))
+    }
+
+    /// A revalidation keeps the size the copy was stored with: the caller's `size` closure is
+    /// not asked again (nor under the cache's lock).
+    func testRevalidationDoesNotMeasureTheValueAgain() {
+        let measured = Box(0)
+        let cache = ResponseCache<GithubUser>(configuration: .init(), size: { user in
+            measured.mutate { $0 += 1 }
+            return GithubUser.estimatedBytes(user)
+        }, now: clock.now)
+        cache.store(user, etag: "1", directives: maxAge60, for: "a")
+        clock.advance(61)
+        XCTAssertNotNil(cache.revalidated(for: "a", directives: maxAge60))
+        XCTAssertNotNil(cache.fresh(for: "a"), "fresh again")
+        XCTAssertEqual(measured.value, 1, "measured once, when stored")
     }
 }

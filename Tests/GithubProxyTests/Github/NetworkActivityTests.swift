@@ -27,12 +27,8 @@ final class NetworkActivityTests: XCTestCase {
         let cancellable = activity.publisher.sink { event in
             events.mutate { $0.append(event) }
             guard event, calledBack.value == nil else { return }
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                _ = activity.begin()  // ends the current activity, begins another
-                done.signal()
-            }
-            calledBack.mutate { $0 = done.wait(timeout: .now() + 5) == .success }
+            let finished = finishesOnAnotherThread { _ = activity.begin() }  // ends the current one, begins another
+            calledBack.mutate { $0 = finished }
         }
         _ = activity.begin()
         XCTAssertEqual(calledBack.value, true, "the other thread's begin() did not wait for this delivery")

@@ -1,5 +1,6 @@
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 import XCTest
 
 final class RateLimitBudgetTests: XCTestCase {
@@ -69,5 +70,20 @@ final class RateLimitBudgetTests: XCTestCase {
         XCTAssertNotNil(limits.budget(for: "search").secondsUntilReset())
         XCTAssertNil(limits.budget(for: "core").secondsUntilReset())
         XCTAssertTrue(limits.budget(for: "SEARCH") === limits.budget(for: "search"))
+    }
+
+    /// The caller's `header` closure runs outside the budget's lock: one that asks the budget
+    /// something from another thread gets an answer.
+    func testHeaderLookupsRunOutsideTheLock() {
+        let budget = RateLimitBudget()
+        let answered = Box(true)
+        let headers = ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(Int(Date().timeIntervalSince1970) + 30)"]
+        let seconds = budget.update(statusCode: 200, header: { name in
+            let finished = finishesOnAnotherThread { _ = budget.secondsUntilReset() }
+            answered.mutate { $0 = $0 && finished }
+            return headers[name]
+        })
+        XCTAssertTrue(answered.value, "a header lookup waited for the budget's lock")
+        XCTAssertNotNil(seconds)
     }
 }

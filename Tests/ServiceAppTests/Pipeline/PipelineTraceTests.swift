@@ -164,13 +164,11 @@ final class PipelineTraceTests: XCTestCase {
         let tracer = PipelineTracer(scheduler: scheduler.eraseToAnyScheduler()) { line in
             log.append(line)
             guard line.contains(#""value":"first""#), let tracer = tracerBox.value else { return }
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            let finished = finishesOnAnotherThread {
                 let trace: (String, TraceEvent<String, Never>, DispatchQueue.SchedulerTimeType) -> Void = tracer.tracer()
                 trace("input", .value("second"), scheduler.now)
-                done.signal()
             }
-            otherThreadTraced.mutate { $0 = done.wait(timeout: .now() + 5) == .success }
+            otherThreadTraced.mutate { $0 = finished }
         }
         tracerBox.mutate { $0 = tracer }
         let trace: (String, TraceEvent<String, Never>, DispatchQueue.SchedulerTimeType) -> Void = tracer.tracer()
