@@ -122,6 +122,7 @@ final class ClusterTests: XCTestCase {
         cluster.fake.answersAnyLogin = true
         let nginxPort = cluster.nginx.port
         let statuses = Box<[Int]>([])
+        let errors = Box<[String]>([])
         let stop = Box(false)
         let group = DispatchGroup()
         for worker in 0..<4 {
@@ -129,8 +130,13 @@ final class ClusterTests: XCTestCase {
                 var index = 0
                 while !stop.value {
                     index += 1
-                    let response = try? Cluster.get("/api/users/load-\(worker)-\(index)", port: nginxPort)
-                    statuses.mutate { $0.append(response?.status ?? 0) }
+                    do {
+                        let response = try Cluster.get("/api/users/load-\(worker)-\(index)", port: nginxPort)
+                        statuses.mutate { $0.append(response.status) }
+                    } catch {
+                        statuses.mutate { $0.append(0) }
+                        errors.mutate { $0.append("load-\(worker)-\(index): \(error)") }
+                    }
                 }
             }
         }
@@ -144,7 +150,10 @@ final class ClusterTests: XCTestCase {
         stop.mutate { $0 = true }
         group.wait()
         XCTAssertFalse(statuses.value.isEmpty)
-        XCTAssertEqual(statuses.value.filter { $0 != 200 }.count, 0, "no failed lookup: \(Set(statuses.value))")
+        XCTAssertEqual(
+            statuses.value.filter { $0 != 200 }.count, 0,
+            "no failed lookup: \(Set(statuses.value)) \(errors.value)\nnginx: \(cluster.nginx.errorLogTail())"
+        )
 
         // Shared again: each replica reaches Redis and listens for landings once more.
         // (Each probe asks for a login no replica has cached, so it reaches Redis.)

@@ -62,4 +62,10 @@ final class NginxProcess {
             """)
         return "pid \(temp)/nginx.pid;\nerror_log \(temp)/error.log;\n" + text
     }
+
+    /// The last `lines` lines of nginx's error log, for a failing test's message.
+    func errorLogTail(lines: Int = 20) -> String {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
 }
