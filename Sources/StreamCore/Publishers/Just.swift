@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A publisher that emits an output to each subscriber just once, and then finishes.
 @frozen
 public struct Just<Output>: Publisher {
@@ -15,7 +13,7 @@ public struct Just<Output>: Publisher {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         let output = self.output
-        subscriber.receive(subscription: JustSubscription.make {
+        subscriber.receive(subscription: JustSubscription {
             _ = subscriber.receive(output)
             subscriber.receive(completion: .finished)
         })
@@ -30,29 +28,26 @@ extension Just: Equatable where Output: Equatable {}
 /// Not generic: the delivery is a closure made where the concrete subscriber is known, so it is
 /// specialised, and releasing this object needs no runtime generic-metadata lookup (a generic
 /// class with optional generic fields needs one in its deinit). One allocation holds both the
-/// closure and the mutex guarding it.
+/// closure and the lock guarding it.
 ///
-/// Sendable: `body` is guarded by `mutex` (which makes accesses exclusive, so it skips the
+/// Sendable: `body` is guarded by `lock` (which makes accesses exclusive, so it skips the
 /// dynamic exclusivity checks).
 @usableFromInline
 final class JustSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline let mutex = Mutex<Void>(())
+    @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var body: (() -> Void)?
 
     @inlinable
     init(_ deliver: @escaping () -> Void) { body = deliver }
 
-    @inlinable
-    static func make(_ deliver: @escaping () -> Void) -> JustSubscription { JustSubscription(deliver) }
-
     @usableFromInline var description: String { "Just" }
 
-    /// Takes the delivery closure out, under the mutex.
+    /// Takes the delivery closure out, under the lock.
     @inlinable
     func takeDelivery() -> (() -> Void)? {
-        mutex._unsafeLock()
+        lock.lock()
         let taken = body.take()
-        mutex._unsafeUnlock()
+        lock.unlock()
         return taken
     }
 
@@ -64,7 +59,7 @@ final class JustSubscription: Subscription, CustomStringConvertible, @unchecked 
 
     @inlinable
     func cancel() {
-        // The subscriber is released here, not under the mutex.
+        // The subscriber is released here, not under the lock.
         if takeDelivery() != nil {}
     }
 }
