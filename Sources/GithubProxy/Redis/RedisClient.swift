@@ -86,12 +86,8 @@ public final class RedisClient: Sendable {
         self.configuration = configuration
         self.onCommand = onCommand
         self.onFailure = onFailure
-        let settings = RedisConnection.Settings(
-            host: configuration.host, port: configuration.port, database: configuration.database,
-            authentication: configuration.authentication, timeoutMilliseconds: configuration.timeoutMilliseconds
-        )
         slots = (0..<configuration.poolSize).map { index in
-            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(settings: settings))
+            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(configuration: configuration))
         }
     }
 

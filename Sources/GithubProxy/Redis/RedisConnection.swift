@@ -6,22 +6,14 @@ import Foundation
 /// runs on an event-loop thread. A broken or timed-out connection is dropped and made again by
 /// a later command, no sooner than its back-off allows (reset only by a command that succeeds).
 final class RedisConnection {
-    struct Settings: Sendable {
-        var host: String
-        var port: Int
-        var database: Int
-        /// `AUTH [username] password`, sent first on every new connection; nil: none.
-        var authentication: [String]?
-        var timeoutMilliseconds: Int
-    }
-
-    private let settings: Settings
+    /// Where to connect, `AUTH` and `SELECT` for every new connection, and the timeout.
+    private let configuration: RedisClient.Configuration
     private var context: UnsafeMutablePointer<redisContext>?
     /// Reconnection back-off: 50 ms doubling to 5 s, reset by a successful connection.
     private var backoffMilliseconds = 0
     private var nextAttempt = DispatchTime(uptimeNanoseconds: 0)
 
-    init(settings: Settings) { self.settings = settings }
+    init(configuration: RedisClient.Configuration) { self.configuration = configuration }
 
     deinit { if let context { redisFree(context) } }
 
@@ -62,8 +54,8 @@ final class RedisConnection {
     private func connect() -> Result<UnsafeMutablePointer<redisContext>, RedisError> {
         if let context { return .success(context) }
         guard DispatchTime.now() >= nextAttempt else { return .failure(.connection("reconnecting after a failure (back-off)")) }
-        let timeout = Self.timeval(milliseconds: settings.timeoutMilliseconds)
-        guard let made = redisConnectWithTimeout(settings.host, Int32(settings.port), timeout) else {
+        let timeout = Self.timeval(milliseconds: configuration.timeoutMilliseconds)
+        guard let made = redisConnectWithTimeout(configuration.host, Int32(configuration.port), timeout) else {
             return failedConnection("cannot allocate a connection")
         }
         if made.pointee.err != 0 {
@@ -73,16 +65,16 @@ final class RedisConnection {
         }
         redisSetTimeout(made, timeout)
         context = made
-        if let authentication = settings.authentication {
+        if let authentication = configuration.authentication {
             if case .failure(let error) = run(authentication.map { Array($0.utf8) }) {
                 drop()
                 return failedConnection("AUTH: \(error)")  // Redis's answer never repeats the password
             }
         }
-        if settings.database != 0 {
-            if case .failure(let error) = run([Array("SELECT".utf8), Array(String(settings.database).utf8)]) {
+        if configuration.database != 0 {
+            if case .failure(let error) = run([Array("SELECT".utf8), Array(String(configuration.database).utf8)]) {
                 drop()
-                return failedConnection("SELECT \(settings.database): \(error)")
+                return failedConnection("SELECT \(configuration.database): \(error)")
             }
         }
         return .success(made)
