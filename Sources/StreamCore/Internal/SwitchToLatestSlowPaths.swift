@@ -4,10 +4,7 @@ extension Publishers.SwitchToLatest.Outer {
     /// Ends the stream; entered with the lock held, returns with it released.
     @usableFromInline func end(with completion: Subscribers.Completion<Failure>) {
         terminated = true
-        let subscriptions = [outer, inner]
-        outer = nil
-        inner = nil
-        hasInner = false
+        let outer = self.outer.take(), inner = self.inner.take()
         pendingValues.removeAll()
         let downstream: Downstream?
         if delivering {
@@ -19,7 +16,8 @@ extension Publishers.SwitchToLatest.Outer {
             self.downstream = nil
         }
         lock.unlock()
-        for subscription in subscriptions { subscription?.cancel() }
+        outer.cancel()
+        inner.cancel()
         downstream?.receive(completion: completion)
     }
 
@@ -27,14 +25,14 @@ extension Publishers.SwitchToLatest.Outer {
     /// downstream added goes to the current inner. Entered with the lock held and `delivering`
     /// set, returns with the lock released and `delivering` cleared.
     @usableFromInline func forwardToCurrentInner(_ more: Subscribers.Demand) -> Subscribers.Demand {
-        let forward = inner
+        let forward = inner.subscription
         if hasPending {
             drainPending()
         } else {
             delivering = false
             lock.unlock()
         }
-        forward?.request(more)
+        forward.request(more)
         return .none
     }
 
@@ -72,9 +70,9 @@ extension Publishers.SwitchToLatest.Outer {
             lock.lock()
             if more > 0, !terminated {
                 demand += more
-                let inner = self.inner
+                let inner = self.inner.subscription
                 lock.unlock()
-                inner?.request(more)
+                inner.request(more)
                 lock.lock()
             }
         }

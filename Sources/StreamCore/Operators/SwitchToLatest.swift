@@ -39,16 +39,12 @@ extension Publishers.SwitchToLatest {
         @usableFromInline typealias Input = P
         @usableFromInline let lock = Lock()
         @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
-        @usableFromInline @exclusivity(unchecked) var outer: Subscription?
+        @usableFromInline @exclusivity(unchecked) var outer = SubscriptionSlot()
         @usableFromInline @exclusivity(unchecked) var outerFinished = false
         @usableFromInline @exclusivity(unchecked) var terminated = false
         /// Identifies the current inner publisher; values of other generations are dropped.
         @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) var inner: Subscription?
-        /// `inner != nil`, as a plain flag: the hot paths test it instead of touching `inner`,
-        /// an optional of a (not class-bound) existential, which is copied and destroyed through
-        /// runtime value-witness calls.
-        @usableFromInline @exclusivity(unchecked) var hasInner = false
+        @usableFromInline @exclusivity(unchecked) var inner = SubscriptionSlot()
         /// A current inner exists (subscribed or awaiting its subscription) and has not finished.
         @usableFromInline @exclusivity(unchecked) var innerActive = false
         /// Downstream demand not yet satisfied; the current inner has exactly this much requested.
@@ -65,12 +61,12 @@ extension Publishers.SwitchToLatest {
 
         @inlinable func receive(subscription: Subscription) {
             lock.lock()
-            guard outer == nil, !outerFinished, !terminated else {
+            guard !outer.isSet, !outerFinished, !terminated else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            outer = subscription
+            outer.set(subscription)
             let downstream = self.downstream
             lock.unlock()
             downstream?.receive(subscription: self)
@@ -79,7 +75,7 @@ extension Publishers.SwitchToLatest {
 
         @inlinable func receive(_ input: P) -> Subscribers.Demand {
             lock.lock()
-            guard outer != nil, !terminated else {
+            guard outer.isSet, !terminated else {
                 lock.unlock()
                 return .none
             }
@@ -87,11 +83,10 @@ extension Publishers.SwitchToLatest {
             let current = generation
             innerActive = true
             if hasPending { dropPendingValues() }
-            if hasInner {
+            if inner.isSet {
                 let previous = inner.take()
-                hasInner = false
                 lock.unlock()
-                previous?.cancel()
+                previous.cancel()
             } else {
                 lock.unlock()
             }
@@ -101,28 +96,29 @@ extension Publishers.SwitchToLatest {
 
         @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard outer != nil, !terminated else {
+            guard outer.isSet, !terminated else {
                 lock.unlock()
                 return
             }
-            outer = nil
+            let finishedOuter = outer.take()
             outerFinished = true
             if case .finished = completion, innerActive {
                 lock.unlock()
+                _ = consume finishedOuter  // released after the unlock
                 return
             }
             end(with: completion)
+            _ = consume finishedOuter
         }
 
         @inlinable func receiveInner(subscription: Subscription, generation: UInt64) {
             lock.lock()
-            guard generation == self.generation, !hasInner, innerActive, !terminated else {
+            guard generation == self.generation, !inner.isSet, innerActive, !terminated else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            inner = subscription
-            hasInner = true
+            inner.set(subscription)
             let demand = self.demand
             lock.unlock()
             if demand > 0 { subscription.request(demand) }
@@ -165,12 +161,11 @@ extension Publishers.SwitchToLatest {
                 lock.unlock()
                 return
             }
-            let finishedInner = inner.take()  // released after the unlock
-            hasInner = false
+            let finishedInner = inner.take()
             innerActive = false
             if case .finished = completion, !outerFinished {
                 lock.unlock()
-                if finishedInner != nil {}
+                _ = consume finishedInner  // released after the unlock
                 return
             }
             end(with: completion)
@@ -184,27 +179,25 @@ extension Publishers.SwitchToLatest {
                 return
             }
             self.demand += demand
-            let inner = self.inner
+            let inner = self.inner.subscription  // the no-op one when there is none
             if hasPending, !delivering {
                 delivering = true
                 drainPending()
             } else {
                 lock.unlock()
             }
-            inner?.request(demand)
+            inner.request(demand)
         }
 
         @inlinable func cancel() {
             lock.lock()
-            let subscriptions = [outer, inner]
+            let outer = self.outer.take(), inner = self.inner.take()
             terminated = true
             downstream = nil
-            outer = nil
-            inner = nil
-            hasInner = false
             if hasPending { dropPendingValues() }
             lock.unlock()
-            for subscription in subscriptions { subscription?.cancel() }
+            outer.cancel()
+            inner.cancel()
         }
     }
 

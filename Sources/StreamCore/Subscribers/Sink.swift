@@ -15,11 +15,7 @@ extension Subscribers {
         @usableFromInline let lock = Lock()
         @usableFromInline @exclusivity(unchecked) var valueHandler: ((Input) -> Void)?
         @usableFromInline @exclusivity(unchecked) var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
-        // The upstream's subscription while `subscribed` and not `terminated`, else the no-op
-        // one. Not an `Optional<any Subscription>`: the compiler copies and destroys one of those
-        // (even to compare it with nil) through runtime metadata calls.
-        @usableFromInline @exclusivity(unchecked) var subscription: any Subscription = EmptySubscription()
-        @usableFromInline @exclusivity(unchecked) var subscribed = false
+        @usableFromInline @exclusivity(unchecked) var upstream = SubscriptionSlot()
         @usableFromInline @exclusivity(unchecked) var terminated = false
 
         /// Creates a sink with the given closures.
@@ -37,13 +33,12 @@ extension Subscribers {
         @inlinable
         public func receive(subscription: Subscription) {
             lock.lock()
-            guard !subscribed, !terminated else {
+            guard !upstream.isSet, !terminated else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            self.subscription = subscription
-            subscribed = true
+            upstream.set(subscription)
             lock.unlock()
             subscription.request(.unlimited)
         }
@@ -70,7 +65,7 @@ extension Subscribers {
             terminated = true
             // Taken into locals so that they are released after the unlock and the handler (the
             // `consume`s below), not under the lock.
-            let subscription = takeSubscription()
+            let subscription = upstream.take()
             let valueHandler = self.valueHandler
             let handler = completionHandler
             self.valueHandler = nil
@@ -79,14 +74,6 @@ extension Subscribers {
             if let handler { handler(completion) }
             _ = consume subscription
             _ = consume valueHandler
-        }
-
-        /// Moves the subscription out, leaving the no-op one. Call with the lock held.
-        @inlinable
-        func takeSubscription() -> any Subscription {
-            var taken: any Subscription = EmptySubscription()
-            swap(&taken, &subscription)
-            return taken
         }
 
         @inlinable
@@ -98,7 +85,7 @@ extension Subscribers {
                 lock.unlock()
                 return
             }
-            let subscription = takeSubscription()
+            let subscription = upstream.take()
             // Not `take()` for the closures: generic over `Input`, it would need runtime
             // metadata when this runs unspecialised (as it does behind `AnyCancellable`).
             let valueHandler = self.valueHandler
