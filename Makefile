@@ -6,7 +6,8 @@ CLUSTER_PACKAGES := redis-server nginx chromium
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
+.PHONY: deps run test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test \
+	tsan asan fuzz
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -41,6 +42,22 @@ check-warnings:
 	  echo "warnings in project code (above)"; rm -f .build-warnings.log; exit 1; fi; \
 	if grep -q "error:" .build-warnings.log; then rm -f .build-warnings.log; exit 1; fi; \
 	rm -f .build-warnings.log
+
+# The safety nets (CI runs them after `make test`; docs/sanitizers.md, docs/fuzzing.md).
+# The whole suite, cluster tests included, under ThreadSanitizer in .build-tsan: the project's lock
+# becomes a pthread mutex the sanitizer sees (-DSANITIZER_VISIBLE_LOCKS); any report fails.
+tsan: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
+	@SWIFT_TEST_FLAGS="$(SWIFT_TEST_FLAGS)" ./scripts/sanitize.sh thread
+
+# The same under AddressSanitizer and LeakSanitizer, in .build-asan.
+asan: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
+	@SWIFT_TEST_FLAGS="$(SWIFT_TEST_FLAGS)" ./scripts/sanitize.sh address
+
+# Every libFuzzer target for FUZZ_SECONDS (default 60) from its committed corpus; a crash fails.
+fuzz: deps
+	@./Fuzz/smoke.sh
 
 # RFC 6455 / 7692 conformance (../shared/tools/ws-conformance: the Autobahn TestSuite's cases).
 conformance:
