@@ -19,12 +19,12 @@ let package = Package(
         // Our Combine for Linux. Depends on Foundation and Dispatch only.
         .target(name: "StreamCore"),
 
+        // C libraries from Debian's -dev packages (`make deps` installs them). No `pkgConfig:` on
+        // purpose: hiredis's .pc file adds -D_FILE_OFFSET_BITS=64, which SwiftPM reports as a
+        // "prohibited flag" warning on every build; the headers are on the compiler's default
+        // paths (/usr/include, /usr/include/x86_64-linux-gnu) and each module map links its library.
         // zlib, for gzip responses and WebSocket permessage-deflate.
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // epoll and eventfd (Linux headers Swift's Glibc module leaves out), for the server's loops.
         .systemLibrary(name: "CEpoll"),
         // HTTP/1.1 + WebSocket server on Foundation/Dispatch sockets.
@@ -38,17 +38,9 @@ let package = Package(
         ),
 
         // libcurl, for the upstream HTTP client.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hiredis, Redis's own C client, for the state replicas share (issue #13).
-        .systemLibrary(
-            name: "CHiredis",
-            pkgConfig: "hiredis",
-            providers: [.apt(["libhiredis-dev"])]
-        ),
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
         .target(
             name: "GithubProxy",
