@@ -83,8 +83,12 @@ let package = Package(
             exclude: ["Interop/Scripts"]
         ),
         .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub", "HTTPTestSupport"]),
-        // FakeGithub as a standalone process (`--port`), for scripts/schemathesis.sh.
-        .executableTarget(name: "FakeGithubServer", dependencies: ["FakeGithub"]),
+        // FakeGithub as a standalone process (`--port`, `--demo`, `--help`), for `make demo`,
+        // scripts/schemathesis.sh and scripts/container-test.sh.
+        .executableTarget(
+            name: "FakeGithubServer",
+            dependencies: ["FakeGithub", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
 
         .testTarget(
             name: "ServiceAppTests",
