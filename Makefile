@@ -6,7 +6,7 @@ CLUSTER_PACKAGES := redis-server nginx chromium
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
+.PHONY: deps run demo test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -19,6 +19,11 @@ deps:
 
 run: deps
 	swift run -c release ServiceApp
+
+# The service with the bundled fake GitHub (FakeGithubServer --demo) on loopback: every page works
+# offline, without a token; PORT, HOST and every other setting as for `make run`. scripts/demo.sh.
+demo: deps
+	@./scripts/demo.sh
 
 # Everything: zero-warning build, every test target, the cluster tests, then the Autobahn
 # WebSocket conformance suite against the service's /ws/echo.
