@@ -6,7 +6,7 @@ CLUSTER_PACKAGES := redis-server nginx chromium
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run demo test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
+.PHONY: deps run demo docs test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -25,9 +25,16 @@ run: deps
 demo: deps
 	@./scripts/demo.sh
 
-# Everything: zero-warning build, every test target, the cluster tests, then the Autobahn
-# WebSocket conformance suite against the service's /ws/echo.
-test: deps check-warnings unit-tests cluster-test conformance
+# Everything: zero-warning build, StreamCore's documentation, every test target, the cluster
+# tests, then the Autobahn WebSocket conformance suite against the service's /ws/echo.
+test: deps check-warnings docs unit-tests cluster-test conformance
+
+# StreamCore's API documentation and articles (DocC: Sources/StreamCore/StreamCore.docc); a
+# warning (an unresolved symbol link, say) fails. The archive lands in
+# .build/plugins/Swift-DocC/outputs/StreamCore.doccarchive;
+# `swift package --disable-sandbox preview-documentation --target StreamCore` serves it.
+docs:
+	swift package generate-documentation --target StreamCore --warnings-as-errors
 
 unit-tests:
 	swift test $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.ClusterTests

@@ -14,9 +14,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation` for StreamCore's DocC catalog (`make docs`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Our Combine for Linux. Depends on Foundation and Dispatch only.
+        // Our Combine for Linux. Depends on Foundation and Dispatch only. StreamCore.docc: its
+        // DocC catalog (articles: getting started, differences from Apple's Combine, testing).
         .target(name: "StreamCore"),
 
         // C libraries from Debian's -dev packages (`make deps` installs them). No `pkgConfig:` on
