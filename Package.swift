@@ -30,7 +30,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // epoll and eventfd (Linux headers Swift's Glibc module leaves out), for the server's loops.
         .systemLibrary(name: "CEpoll"),
-        // HTTP/1.1 + WebSocket server on Foundation/Dispatch sockets.
+        // HTTP/1.1 + WebSocket (RFC 6455, permessage-deflate) server: nonblocking sockets on our
+        // own epoll event loops (one per core), zlib for compression; no SwiftNIO.
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -44,7 +45,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hiredis, Redis's own C client, for the state replicas share (issue #13).
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
-        // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
+        // The libcurl (multi) dataTask publisher, the GitHub client and the lookup (cache, rate
+        // limits, concurrency gate, retry, coalescing), and in Redis/ the hiredis client and the
+        // stores replicas share (cache, rate limits, in-flight lookups, fair-use counters).
         .target(
             name: "GithubProxy",
             dependencies: [
@@ -63,7 +66,7 @@ let package = Package(
             ]
         ),
 
-        // The service executable: configuration, routes, pipelines, the browser page.
+        // The service executable: configuration, routes, fair use, the pipelines, the pages.
         .executableTarget(
             name: "ServiceApp",
             dependencies: [
