@@ -42,6 +42,10 @@ public final class CurlHTTPClient: Sendable {
 
     deinit { multi.shutdown() }
 
+    /// Aborts every transfer and stops the driver thread (the service's `curl-driver` at the end
+    /// of a graceful shutdown); requests started afterwards fail at once. Idempotent.
+    public func shutdown() { multi.shutdown() }
+
     /// Starts a request; `completion` runs once on `callbackQueue` unless the returned token is
     /// cancelled first, which aborts the transfer at once.
     func start(
