@@ -10,6 +10,8 @@ final class Service: Sendable {
     let config: ServiceConfig
     let server: HTTPServer
     let client: GithubClient
+    /// The upstream HTTP client, whose driver thread the group stops last but one.
+    let http: CurlHTTPClient
     let metrics: ServiceMetrics
     let fairUse: FairUse
     /// The state shared with other replicas through Redis, when `redis.url` is set.
@@ -30,6 +32,7 @@ final class Service: Sendable {
             requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
+        self.http = http
         let sharing = config.redis.client.map { ReplicaSharing(settings: config.redis, configuration: $0, logger: logger) }
         self.sharing = sharing
         let client = GithubClient(
@@ -78,11 +81,18 @@ final class Service: Sendable {
         try server.start()
     }
 
-    /// Graceful shutdown: `/readyz` turns 503, the server drains; `completion` runs when every
-    /// connection is gone (or the drain timeout passed).
-    func shutdown(completion: @escaping @Sendable () -> Void) {
+    /// Graceful shutdown of the HTTP side: `/readyz` turns 503, the server drains (WebSockets
+    /// closed with 1001, in-flight responses finished); `completion` runs when every connection
+    /// is gone (or the drain timeout passed).
+    func drain(completion: @escaping @Sendable () -> Void) {
         readiness.draining = true
-        server.shutdown { [sharing] in
+        server.shutdown(completion: completion)
+    }
+
+    /// `drain`, then the Redis subscriber stops: the HTTP server's and Redis's steps of the
+    /// group's shutdown, for tests that start a `Service` without a `ServiceGroup`.
+    func shutdown(completion: @escaping @Sendable () -> Void) {
+        drain { [sharing] in
             sharing?.stop()
             completion()
         }
