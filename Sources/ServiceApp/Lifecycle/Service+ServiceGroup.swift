@@ -8,7 +8,12 @@ extension Service {
     /// server. SIGTERM or SIGINT shut them down gracefully in reverse order: the HTTP server
     /// drains first, then the Redis subscriber stops listening for other replicas, the curl
     /// driver aborts what is left and stops its thread, and metrics stop sampling.
-    func serviceGroupConfiguration(logger: Logger) -> ServiceGroupConfiguration {
+    ///
+    /// - Parameter signals: the signals that start the graceful shutdown (none in tests that run
+    ///   a group inside the test process and call `triggerGracefulShutdown`).
+    func serviceGroupConfiguration(
+        logger: Logger, signals: [UnixSignal] = [.sigterm, .sigint]
+    ) -> ServiceGroupConfiguration {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ProcessMetricsService(metrics: metrics.process, logger: logger), serviceName: "metrics"),
             .init(service: ClosureService { [http] in
@@ -26,7 +31,7 @@ extension Service {
         }
         services.append(.init(service: HTTPServerService(service: self, logger: logger), serviceName: "http-server"))
         var configuration = ServiceGroupConfiguration(services: services, logger: logger)
-        configuration.gracefulShutdownSignals = [.sigterm, .sigint]
+        configuration.gracefulShutdownSignals = signals
         return configuration
     }
 }

@@ -25,7 +25,8 @@ final class ServiceGroupTests: XCTestCase {
         let records = LogRecords()
         let logger = Logger(label: "group") { _ in RecordingLogHandler(records: records) }
         let service = Service(config: config, logger: logger)
-        let group = ServiceGroup(configuration: service.serviceGroupConfiguration(logger: logger))
+        // No signals: the test process keeps its own; the process tests send SIGTERM for real.
+        let group = ServiceGroup(configuration: service.serviceGroupConfiguration(logger: logger, signals: []))
         let finished = DispatchSemaphore(value: 0)
         Task {
             do {
