@@ -32,7 +32,11 @@ final class ChildProcess: @unchecked Sendable {
         let pipe = Pipe()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // `make asan` checks the service processes the tests start for leaks (the test runner
+        // itself runs without: scripts/sanitize.sh): CHILD_ASAN_OPTIONS becomes their ASAN_OPTIONS.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        if let childOptions = environment["CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = childOptions }
+        process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = pipe
