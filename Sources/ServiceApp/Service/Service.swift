@@ -70,6 +70,10 @@ final class Service: Sendable {
                 PipelineSession.attach(session, to: pipeline, context: context)
             }
         }
+        let mux = MuxMetrics()
+        server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
+            PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
+        }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
         }
