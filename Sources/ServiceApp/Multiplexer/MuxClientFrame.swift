@@ -17,7 +17,7 @@ enum MuxClientFrame: Equatable, Sendable {
     /// had no valid one).
     case refused(id: String?, code: MuxErrorCode, message: String)
 
-    /// The longest id, in characters.
+    /// The longest id, in Unicode code points.
     static let maxIDLength = 64
 
     /// Reads one text frame.
@@ -80,10 +80,11 @@ enum MuxClientFrame: Equatable, Sendable {
         }
     }
 
-    /// The frame's `id` when it is a string of 1…64 characters.
+    /// The frame's `id` when it is a string of 1…64 characters (Unicode code points, as JSON
+    /// Schema's `maxLength` counts them).
     private static func id(_ fields: [String: JSONValue]) -> String? {
-        // prefix: counts at most 65 characters, however long the string.
-        guard case .string(let id)? = fields["id"], !id.isEmpty, id.prefix(maxIDLength + 1).count <= maxIDLength else {
+        // prefix: counts at most 65, however long the string.
+        guard case .string(let id)? = fields["id"], !id.isEmpty, id.unicodeScalars.prefix(maxIDLength + 1).count <= maxIDLength else {
             return nil
         }
         return id
