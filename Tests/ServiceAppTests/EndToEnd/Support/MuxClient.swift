@@ -36,14 +36,19 @@ final class MuxClient {
 
     // MARK: Client frames
 
-    /// Subscribes; an unlimited `demand` is left out of the frame (it is the default).
     func subscribe(_ id: String, _ pipeline: String, demand: Subscribers.Demand = .unlimited, trace: Bool = false) throws {
-        var frame: [String: Any] = ["type": "subscribe", "id": id, "pipeline": pipeline]
-        if demand != .unlimited { frame["demand"] = Self.wire(demand) }
+        var frame: [String: Any] = ["type": "subscribe", "id": id, "pipeline": pipeline, "demand": Self.wire(demand)]
         if trace { frame["trace"] = true }
         requested[id] = demand
         events[id] = []
         try send(frame)
+    }
+
+    /// Subscribes with a frame that leaves `demand` out (the default, unlimited).
+    func subscribeWithoutDemand(_ id: String, _ pipeline: String) throws {
+        requested[id] = .unlimited
+        events[id] = []
+        try send(["type": "subscribe", "id": id, "pipeline": pipeline])
     }
 
     /// Sends `message` (a frame of the pipeline's endpoint) to subscription `id`.
