@@ -39,8 +39,11 @@ final class MuxClient {
     func subscribe(_ id: String, _ pipeline: String, demand: Subscribers.Demand = .unlimited, trace: Bool = false) throws {
         var frame: [String: Any] = ["type": "subscribe", "id": id, "pipeline": pipeline, "demand": Self.wire(demand)]
         if trace { frame["trace"] = true }
-        requested[id] = demand
-        events[id] = []
+        // A live id stays as it is (the server answers duplicate_id).
+        if requested[id] == nil {
+            requested[id] = demand
+            events[id] = []
+        }
         try send(frame)
     }
 
@@ -93,7 +96,11 @@ final class MuxClient {
             XCTAssertTrue((requested[id] ?? .none) >= count, "\(id): event \(count) beyond demand \(String(describing: requested[id]))",
                           file: file, line: line)
         }
-        if frame.type == "completion", let id = frame.id { requested[id] = nil }
+        // The id is not live (any more): its tally goes.
+        let notLive: Set<String> = ["unknown_id", "unknown_pipeline", "too_many_subscriptions", "too_many_sessions"]
+        if let id = frame.id, frame.type == "completion" || (frame.type == "error" && notLive.contains(frame.code ?? "")) {
+            requested[id] = nil
+        }
         return frame
     }
 
