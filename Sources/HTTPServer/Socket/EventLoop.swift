@@ -209,8 +209,8 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func sweep(now: UInt64) {
-        for connection in timed.values where connection.deadline != 0 && connection.deadline <= now {
-            connection.deadlinePassed()
+        for connection in timed.values {
+            if let deadline = connection.deadline, deadline.uptimeNanoseconds <= now { connection.deadlinePassed() }
         }
     }
 
@@ -229,7 +229,7 @@ protocol IOHandler: AnyObject {
 
 /// A connection whose loop checks a deadline for it.
 protocol TimedConnection: AnyObject {
-    /// Uptime in nanoseconds after which `deadlinePassed()` is called; 0 for none.
-    var deadline: UInt64 { get }
+    /// When `deadlinePassed()` is called; nil for never.
+    var deadline: Deadline? { get }
     func deadlinePassed()
 }
