@@ -133,6 +133,15 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         switch server.router.resolve(request) {
         case .immediate(let handler, let request):
             finish(request, with: handler(request), on: connection)
+        case .fixed(let response, let request):
+            guard response.fits(request, compress: server.configuration.compression), !server.isDraining else {
+                finish(request, with: response.response, on: connection)
+                return
+            }
+            var out: [UInt8] = []
+            serializer.serialize(response, into: &out)
+            connection.write(out)
+            requestDone(keepAlive: true, on: connection)
         case .deferred(let handler, let request):
             connection.pauseReading()
             let loop = connection.loop
