@@ -112,8 +112,10 @@ public struct Router: Sendable {
     public func match(method: HTTPMethod, target: String) -> Match {
         let path = Self.path(of: target)
         if !path.utf8.contains(0x25) {
-            for route in literalRoutes where route.method == method && route.path.utf8.elementsEqual(path.utf8) {
-                return .matched(route.handler, parameters: [:])
+            // By index: a `for route in` loop would copy (retain and release) every entry.
+            for index in literalRoutes.indices
+            where literalRoutes[index].path.utf8.elementsEqual(path.utf8) && literalRoutes[index].method == method {
+                return .matched(literalRoutes[index].handler, parameters: [:])
             }
         }
         if let index = bestRoute(method, path) ?? (method == .head ? bestRoute(.get, path) : nil) {

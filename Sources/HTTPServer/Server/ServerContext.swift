@@ -35,7 +35,10 @@ final class ServerContext: @unchecked Sendable {
         let path = Router.path(of: request.target)
         guard path.utf8.contains(0x25) else {
             // No percent-encoding: compare bytes, without decoding or copying the path.
-            return webSocketRoutes.first { $0.key.utf8.elementsEqual(path.utf8) }?.value
+            for index in webSocketRoutes.indices where webSocketRoutes.keys[index].utf8.elementsEqual(path.utf8) {
+                return webSocketRoutes.values[index]
+            }
+            return nil
         }
         return webSocketRoutes[String(path).removingPercentEncoding ?? String(path)]
     }
