@@ -169,9 +169,7 @@ extension GithubClient {
                     .mapError(GithubError.init(urlError:))
                     .tryMap { [self] data, response in try answer(from: data, response: response, cached: cached, login: login) }
                     .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-                    .handleEvents(receiveCompletion: { [events] completion in
-                        events.requested(outcome: completion.outcome, since: started)
-                    })
+                    .reportingOutcome(to: events, since: started)
                     .eraseToAnyPublisher()
             }
         }
