@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "SharedState", targets: ["SharedState"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
     ],
@@ -27,7 +28,7 @@ let package = Package(
         ),
         // epoll and eventfd (Linux headers Swift's Glibc module leaves out), for the server's loops.
         .systemLibrary(name: "CEpoll"),
-        // HTTP/1.1 + WebSocket server on Foundation/Dispatch sockets.
+        // HTTP/1.1 + WebSocket server on our own epoll event loops.
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -49,11 +50,14 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // State replicas share through Redis: the Redis client and subscriber, the shared cache,
+        // rate limits and flights GithubProxy uses, and fair use's session counts and token buckets.
+        .target(name: "SharedState", dependencies: ["StreamCore", "CHiredis"]),
         // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
         .target(
             name: "GithubProxy",
             dependencies: [
-                "StreamCore", "CCurl", "CHiredis",
+                "StreamCore", "SharedState", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -72,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "HTTPServer", "GithubProxy",
+                "StreamCore", "HTTPServer", "SharedState", "GithubProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -90,13 +94,19 @@ let package = Package(
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),
-        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub", "HTTPTestSupport"]),
+        .testTarget(name: "SharedStateTests", dependencies: ["SharedState", "StreamCore", "HTTPTestSupport"]),
+        .testTarget(
+            name: "GithubProxyTests",
+            dependencies: ["GithubProxy", "SharedState", "StreamCore", "FakeGithub", "HTTPTestSupport"]
+        ),
         // FakeGithub as a standalone process (`--port`), for scripts/schemathesis.sh.
         .executableTarget(name: "FakeGithubServer", dependencies: ["FakeGithub"]),
 
         .testTarget(
             name: "ServiceAppTests",
-            dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore", "HTTPTestSupport"],
+            dependencies: [
+                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport",
+            ],
             // The AsyncAPI event validator the end-to-end tests run as a subprocess.
             exclude: ["EndToEnd/Scripts"]
         ),

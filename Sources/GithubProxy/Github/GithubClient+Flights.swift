@@ -1,5 +1,6 @@
 import Foundation
-import StreamCore
+import SharedState
+@_spi(ServerSupport) import StreamCore
 
 extension GithubClient {
     /// `fetch` — unless another replica is fetching `key` now: then its answer, taken from the

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SharedState
 import StreamCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking

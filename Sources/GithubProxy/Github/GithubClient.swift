@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import StreamCore
+import SharedState
+@_spi(ServerSupport) import StreamCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -156,7 +157,7 @@ public final class GithubClient: Sendable {
                 reset: header("x-ratelimit-reset").flatMap { TimeInterval($0) }.map(Date.init(timeIntervalSince1970:)),
                 pauseSeconds: pause?.seconds
             )
-            sharedRateLimits.record(resource, reading)
+            sharedRateLimits.record(RateLimits.name(of: resource), reading)
         }
         return pause
     }
@@ -168,7 +169,7 @@ public final class GithubClient: Sendable {
         _ resource: String, _ request: @escaping () -> AnyPublisher<Value, GithubError>
     ) -> AnyPublisher<Value, GithubError> {
         guard let sharedRateLimits else { return request() }
-        return callbackPublisher { sharedRateLimits.take(resource, completion: $0) }
+        return callbackPublisher { sharedRateLimits.take(RateLimits.name(of: resource), completion: $0) }
         .setFailureType(to: GithubError.self)
         .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<Value, GithubError> in
             guard let wait else { return request() }

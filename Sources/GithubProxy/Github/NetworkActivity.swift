@@ -1,5 +1,5 @@
 import Foundation
-import StreamCore
+@_spi(ServerSupport) import StreamCore
 
 /// The seed's `networkActivityPublisher`, with its guarantees made explicit: every `true` is
 /// followed by exactly one `false`, and activities never overlap — beginning a new one ends the

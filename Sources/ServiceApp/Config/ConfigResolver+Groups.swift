@@ -1,4 +1,5 @@
 import GithubProxy
+import SharedState
 
 extension ConfigResolver {
     /// The `"http"` group.

@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
-import GithubProxy
 import HTTPServer
-import StreamCore
+@_spi(ServerSupport) import StreamCore
 
 /// The `?trace=1` events of one session: for every event at every traced stage,
 /// `{"event":"value","stage":"throttle","t":1234.5,"type":"trace","value":"heck"}` — `t` in

@@ -1,7 +1,7 @@
 import Foundation
-import GithubProxy
 import Logging
 import Metrics
+import SharedState
 
 /// What the service says when Redis fails: `redis_errors_total{kind}` every time, and a warning
 /// once per minute at most ("carrying on with this replica's own state"), which tells an

@@ -1,7 +1,7 @@
 import Foundation
-import GithubProxy
 import Logging
 import Metrics
+import SharedState
 
 /// What replicas share through one Redis when `redis.url` is set: the user cache, GitHub's rate
 /// limits, in-flight lookups and fair use's per-client lookup allowances and session counts, all on one client (`redis_commands_total` counts its round

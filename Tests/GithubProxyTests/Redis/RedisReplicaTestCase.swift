@@ -2,6 +2,7 @@ import FakeGithub
 import Foundation
 import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// Replicas as `GithubClient`s with caches of their own, sharing one `redis-server` of the test's
@@ -43,22 +44,6 @@ class RedisReplicaTestCase: FakeGithubTestCase {
             sharedCache: RedisResponseStore(client: client), sharedRateLimits: RedisRateLimitStore(client: client),
             sharedFlights: flights, flightWait: flightWait, random: { 0.5 }
         )
-    }
-
-    /// Starts `count` callback calls at once (`start(index, answer)`) and waits for every answer;
-    /// returns them in the order they came.
-    func atOnce<Answer: Sendable>(_ count: Int, _ start: (Int, @escaping @Sendable (Answer) -> Void) -> Void) -> [Answer] {
-        let answers = Box<[Answer]>([])
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            start(index) { answer in
-                answers.mutate { $0.append(answer) }
-                group.leave()
-            }
-        }
-        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
-        return answers.value
     }
 
     /// Saves are asynchronous (best effort): wait until Redis holds `count` cache keys.

@@ -2,6 +2,7 @@ import FakeGithub
 import Foundation
 import HTTPTestSupport
 import GithubProxy
+import SharedState
 import StreamCore
 import XCTest
 

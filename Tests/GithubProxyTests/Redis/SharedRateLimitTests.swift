@@ -2,6 +2,7 @@ import FakeGithub
 import Foundation
 import HTTPTestSupport
 import GithubProxy
+import SharedState
 import XCTest
 
 /// GitHub's rate limits shared by replicas through Redis: what one replica spends, the others

@@ -1,7 +1,7 @@
 import FakeGithub
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// Two `ServiceApp` processes (the built binary) sharing one `redis-server`, behind the real nginx

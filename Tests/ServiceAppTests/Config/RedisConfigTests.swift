@@ -1,4 +1,4 @@
-import GithubProxy
+import SharedState
 import XCTest
 
 @testable import ServiceApp

@@ -1,10 +1,10 @@
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// Fair use's per-client allowance as one bucket in Redis for every replica.
-final class SharedTokenBucketsTests: RedisReplicaTestCase {
+final class SharedTokenBucketsTests: RedisTestCase {
     /// Spends `count` tokens of `key` at once over `buckets`; returns the answers.
     private func spend(_ count: Int, of key: String, from buckets: [RedisTokenBuckets], capacity: Int = 3, perSecond: Double = 3.0 / 60) -> [Int?] {
         atOnce(count) { index, answer in

@@ -1,6 +1,6 @@
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// `AUTH` against a real `redis-server --requirepass`: the pool and the landing subscriber

@@ -145,8 +145,7 @@ public final class RedisClient: Sendable {
     public func command(_ arguments: [String]) -> AnyPublisher<RedisReply, RedisError> {
         Deferred {
             Future<RedisReply, RedisError> { [self] promise in
-                let promise = PromiseBox(promise)
-                run(arguments) { promise.fulfill($0) }
+                run(arguments) { promise($0) }
             }
         }
         .eraseToAnyPublisher()

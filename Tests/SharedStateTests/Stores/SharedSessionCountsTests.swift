@@ -1,10 +1,10 @@
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// Fair use's sessions per client as one count in Redis for every replica.
-final class SharedSessionCountsTests: RedisReplicaTestCase {
+final class SharedSessionCountsTests: RedisTestCase {
     private var stores: [RedisSessionCounts] = []
 
     override func tearDown() {

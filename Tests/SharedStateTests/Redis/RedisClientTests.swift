@@ -1,6 +1,6 @@
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// The hiredis-based client against a real `redis-server` on loopback.

@@ -1,6 +1,6 @@
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// The landing channel's subscriber against a real `redis-server`: messages arrive, and a

@@ -4,7 +4,8 @@ import Foundation
 /// `paused`, times in Redis's own milliseconds clock so replicas' clocks never disagree), read and
 /// written only by two Lua scripts, which Redis runs atomically. Each request takes one from
 /// `remaining` (so the last one is never spent twice); each response sets it to what GitHub
-/// says. The hash expires a minute after its window or pause ends.
+/// says. The hash expires a minute after its window or pause ends. Resource names are keys: the
+/// caller bounds them (GithubProxy's `RateLimits.name(of:)`).
 public final class RedisRateLimitStore: SharedRateLimitStore {
     private let client: RedisClient
     private let prefix: String
@@ -15,7 +16,7 @@ public final class RedisRateLimitStore: SharedRateLimitStore {
     }
 
     public func take(_ resource: String, completion: @escaping @Sendable (Int?) -> Void) {
-        client.eval(Self.takeScript, keys: [prefix + RateLimits.name(of: resource)], arguments: []) { result in
+        client.eval(Self.takeScript, keys: [prefix + resource], arguments: []) { result in
             guard case .success(.integer(let milliseconds)) = result, milliseconds > 0 else { return completion(nil) }
             completion(max(1, (milliseconds + 999) / 1_000))
         }
@@ -28,7 +29,7 @@ public final class RedisRateLimitStore: SharedRateLimitStore {
             reading.reset.map { String(Int(($0.timeIntervalSince1970 * 1_000).rounded())) } ?? "",
             reading.pauseSeconds.map { String($0 * 1_000) } ?? "",
         ]
-        client.eval(Self.recordScript, keys: [prefix + RateLimits.name(of: resource)], arguments: arguments) { _ in }
+        client.eval(Self.recordScript, keys: [prefix + resource], arguments: arguments) { _ in }
     }
 
     /// Returns the milliseconds to wait (0: go). While the window is known and open, a request is

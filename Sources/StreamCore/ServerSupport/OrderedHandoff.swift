@@ -1,14 +1,16 @@
-import Foundation
-
 /// Hands elements to a receiver in the order they were queued, never under the queuing side's
 /// lock. Queue under your own lock (so the queue's order is your order), unlock, then call
 /// `deliverQueued()`: the thread that finds no delivery under way delivers everything queued
 /// until the queue is empty; a thread that finds one under way (another thread, or the receiver
 /// itself queuing more) returns at once, and its elements follow in order.
+///
+/// Not part of the Combine API: the other modules of the project see it through
+/// `@_spi(ServerSupport) import StreamCore`.
+@_spi(ServerSupport)
 public final class OrderedHandoff<Element>: @unchecked Sendable {
     // Sendable: `queued` and `delivering` are guarded by `lock`; `receive` runs on one thread
     // at a time (the one whose `deliverQueued()` set `delivering`).
-    private let lock = NSLock()
+    private let lock = Lock()
     private var queued: [Element] = []
     private var delivering = false
     private let receive: @Sendable (Element) -> Void
