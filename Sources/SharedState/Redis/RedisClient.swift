@@ -4,7 +4,7 @@ import StreamCore
 
 /// A Redis client for the state replicas share: a pool of hiredis connections, each owned by its
 /// own serial queue, so a command blocks that queue — never an event loop or the caller. A command
-/// that waited in the queue for `timeoutMilliseconds` fails unsent (`.timeout`); one that is sent
+/// that waited in the queue for `timeout` fails unsent (`.timeout`); one that is sent
 /// waits at most a connect and a command timeout more. Commands go to the pool's connections in
 /// turn; a connection that breaks or times out is made again after a back-off, during which its
 /// commands fail at once.
@@ -25,11 +25,11 @@ public final class RedisClient: Sendable {
         /// Connections in the pool (each with its own queue).
         public var poolSize: Int
         /// Connect and command timeout.
-        public var timeoutMilliseconds: Int
+        public var timeout: Duration
 
         public init(
             host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,
-            poolSize: Int = 4, timeoutMilliseconds: Int = 250
+            poolSize: Int = 4, timeout: Duration = .milliseconds(250)
         ) {
             self.host = host
             self.port = port
@@ -37,13 +37,13 @@ public final class RedisClient: Sendable {
             self.username = username
             self.password = password
             self.poolSize = max(1, poolSize)
-            self.timeoutMilliseconds = max(1, timeoutMilliseconds)
+            self.timeout = max(.milliseconds(1), timeout)
         }
 
         /// `redis://[[username]:password@]host[:port][/database]` (user and password
         /// percent-encoded); nil for anything else, such as a user without a password (TLS,
         /// `rediss://`, and Unix sockets are not supported).
-        public init?(url: String, poolSize: Int = 4, timeoutMilliseconds: Int = 250) {
+        public init?(url: String, poolSize: Int = 4, timeout: Duration = .milliseconds(250)) {
             guard let components = URLComponents(string: url), components.scheme == "redis",
                   let host = components.host, !host.isEmpty else { return nil }
             let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
@@ -52,7 +52,7 @@ public final class RedisClient: Sendable {
             guard username == nil || components.password != nil else { return nil }
             self.init(
                 host: host, port: components.port ?? 6379, database: Int(path) ?? 0, username: username,
-                password: components.password, poolSize: poolSize, timeoutMilliseconds: timeoutMilliseconds
+                password: components.password, poolSize: poolSize, timeout: timeout
             )
         }
 
@@ -110,9 +110,9 @@ public final class RedisClient: Sendable {
         onCommand()
         // The timeout counts from here: a command that waited its turn past it fails without
         // being sent, so a slow Redis never holds a caller longer than the timeout.
-        let deadline = DispatchTime.now() + .milliseconds(configuration.timeoutMilliseconds)
+        let deadline = ContinuousClock.now + configuration.timeout
         slot.queue.async { [self] in
-            guard DispatchTime.now() < deadline else { return completion(noted(.failure(.timeout))) }
+            guard ContinuousClock.now < deadline else { return completion(noted(.failure(.timeout))) }
             completion(noted(slot.connection.run(arguments)))
         }
     }

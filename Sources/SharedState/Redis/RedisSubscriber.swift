@@ -6,6 +6,8 @@ import Foundation
 /// an event loop). Each message's payload goes to `onMessage` on that thread. A lost connection,
 /// or one silent past a `PING`, is made again after a back-off (50 ms doubling to 2 s); messages
 /// published meanwhile are missed, and `isSubscribed` says so. `stop()` ends the thread.
+/// Connecting, `AUTH` and `SELECT` are `HiredisContext`'s, the back-off `ReconnectBackoff`'s, as
+/// for the pool's connections.
 public final class RedisSubscriber: Sendable {
     private let state: SubscriberState
 
@@ -66,21 +68,21 @@ private final class SubscriberState: @unchecked Sendable {
     }
 
     func run() {
-        var backoff = 0
+        var backoff = ReconnectBackoff()
         while !lock.withLock({ stopped }) {
-            if subscribeAndRead() { backoff = 0 }
-            backoff = min(2_000, max(50, backoff * 2))
-            _ = wake.wait(timeout: .now() + .milliseconds(backoff))
+            if subscribeAndRead() { backoff.succeeded() }
+            let delay = backoff.failed()
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
         }
     }
 
     /// One connection's life: connect, subscribe, read messages until it breaks. Returns whether
     /// the subscription was made.
     private func subscribeAndRead() -> Bool {
-        let timeout = timeval(tv_sec: configuration.timeoutMilliseconds / 1_000, tv_usec: (configuration.timeoutMilliseconds % 1_000) * 1_000)
-        guard let made = redisConnectWithTimeout(configuration.host, Int32(configuration.port), timeout) else { return false }
+        guard case .success(let made) = HiredisContext.connect(configuration) else { return false }
+        // Reachable to `stop()` before the handshake, which may wait out the timeout.
         let admitted = lock.withLock { () -> Bool in
-            guard !stopped, made.pointee.err == 0 else { return false }
+            guard !stopped else { return false }
             context = made
             return true
         }
@@ -91,16 +93,9 @@ private final class SubscriberState: @unchecked Sendable {
                 redisFree(made)
             }
         }
-        guard admitted else { return false }
-        redisSetTimeout(made, timeout)
-        if let authentication = configuration.authentication {
-            guard let reply = command(made, authentication) else { return false }
-            let refused = reply.assumingMemoryBound(to: redisReply.self).pointee.type == REDIS_REPLY_ERROR
-            freeReplyObject(reply)
-            guard !refused else { return false }
-        }
-        guard let reply = command(made, ["SUBSCRIBE", channel]) else { return false }
-        freeReplyObject(reply)
+        guard admitted, HiredisContext.authenticate(made, configuration) == nil,
+              case .success = HiredisContext.command(made, [Array("SUBSCRIBE".utf8), Array(channel.utf8)])
+        else { return false }
         lock.withLock { subscribed = !stopped }
         readMessages(made)
         return true
@@ -142,17 +137,6 @@ private final class SubscriberState: @unchecked Sendable {
             guard redisBufferWrite(context, &done) == REDIS_OK else { return false }
         }
         return true
-    }
-
-    private func command(_ context: UnsafeMutablePointer<redisContext>, _ arguments: [String]) -> UnsafeMutableRawPointer? {
-        var pointers = arguments.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
-        let lengths = arguments.map { $0.utf8.count }
-        return pointers.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { argv in
-                redisCommandArgv(context, Int32(arguments.count), argv, lengths)
-            }
-        }
     }
 
     /// The payload of a `["message", channel, payload]` push; nil for anything else.

@@ -25,10 +25,10 @@ class RedisReplicaTestCase: FakeGithubTestCase {
     }
 
     /// A Redis client of the test's server.
-    func redisClient(timeoutMilliseconds: Int = 300) -> RedisClient {
+    func redisClient(timeout: Duration = .milliseconds(300)) -> RedisClient {
         let failures = self.failures
         return RedisClient(
-            configuration: .init(port: Int(redis.port), poolSize: 2, timeoutMilliseconds: timeoutMilliseconds),
+            configuration: .init(port: Int(redis.port), poolSize: 2, timeout: timeout),
             onFailure: { error in failures.mutate { $0.append(error) } }
         )
     }

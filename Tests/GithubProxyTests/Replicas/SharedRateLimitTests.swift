@@ -74,7 +74,7 @@ final class SharedRateLimitTests: RedisReplicaTestCase {
     }
 
     func testWithRedisDownTheRequestGoes() {
-        let store = RedisRateLimitStore(client: redisClient(timeoutMilliseconds: 100))
+        let store = RedisRateLimitStore(client: redisClient(timeout: .milliseconds(100)))
         redis.stop()
         XCTAssertEqual(take(3, from: [store]), [nil, nil, nil], "each replica goes by its own budget")
     }

@@ -95,7 +95,7 @@ final class Cluster {
 
     /// A client of the cluster's Redis, to look at what the replicas share.
     func redisClient() -> RedisClient {
-        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 1, timeoutMilliseconds: 1_000))
+        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 1, timeout: .seconds(1)))
     }
 }
 

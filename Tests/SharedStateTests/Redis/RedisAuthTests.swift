@@ -20,7 +20,7 @@ final class RedisAuthTests: XCTestCase {
     }
 
     private func configuration(username: String? = nil, password: String?) -> RedisClient.Configuration {
-        .init(port: Int(server.port), database: 1, username: username, password: password, poolSize: 1, timeoutMilliseconds: 300)
+        .init(port: Int(server.port), database: 1, username: username, password: password, poolSize: 1, timeout: .milliseconds(300))
     }
 
     func testThePasswordOpensEveryConnection() throws {

@@ -11,7 +11,7 @@ final class RedisClientTests: XCTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         server = try RedisServerProcess()
-        client = RedisClient(configuration: .init(port: Int(server.port), poolSize: 2, timeoutMilliseconds: 300))
+        client = RedisClient(configuration: .init(port: Int(server.port), poolSize: 2, timeout: .milliseconds(300)))
     }
 
     override func tearDown() {

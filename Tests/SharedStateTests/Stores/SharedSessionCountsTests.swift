@@ -13,8 +13,8 @@ final class SharedSessionCountsTests: RedisTestCase {
         super.tearDown()
     }
 
-    private func store(timeoutMilliseconds: Int = 300) -> RedisSessionCounts {
-        let store = RedisSessionCounts(client: redisClient(timeoutMilliseconds: timeoutMilliseconds))
+    private func store(timeout: Duration = .milliseconds(300)) -> RedisSessionCounts {
+        let store = RedisSessionCounts(client: redisClient(timeout: timeout))
         stores.append(store)
         return store
     }
@@ -70,7 +70,7 @@ final class SharedSessionCountsTests: RedisTestCase {
     }
 
     func testWithRedisDownNothingIsCountedAndEachReplicaDecides() {
-        let a = store(timeoutMilliseconds: 100)
+        let a = store(timeout: .milliseconds(100))
         redis.stop()
         XCTAssertEqual(open(4, of: "10.0.0.1", on: [a]), [nil, nil, nil, nil])
     }

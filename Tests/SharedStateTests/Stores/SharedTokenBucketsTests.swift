@@ -27,7 +27,7 @@ final class SharedTokenBucketsTests: RedisTestCase {
     }
 
     func testWithRedisDownEachReplicasOwnBucketDecides() {
-        let buckets = RedisTokenBuckets(client: redisClient(timeoutMilliseconds: 100))
+        let buckets = RedisTokenBuckets(client: redisClient(timeout: .milliseconds(100)))
         redis.stop()
         XCTAssertEqual(spend(5, of: "10.0.0.1", from: [buckets]), [nil, nil, nil, nil, nil])
     }

@@ -18,7 +18,7 @@ class RedisTestCase: XCTestCase {
     }
 
     /// A Redis client of the test's server (one replica's).
-    func redisClient(timeoutMilliseconds: Int = 300) -> RedisClient {
-        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 2, timeoutMilliseconds: timeoutMilliseconds))
+    func redisClient(timeout: Duration = .milliseconds(300)) -> RedisClient {
+        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 2, timeout: timeout))
     }
 }
