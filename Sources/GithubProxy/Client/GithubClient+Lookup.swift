@@ -39,101 +39,38 @@ extension GithubClient {
     /// not valid fails `notFound` at once: it never reaches the upstream URL. A new upstream
     /// request (not one joined) is first charged to `quota`; refused, the lookup fails
     /// `clientRateLimited` without a request (or gets the stale copy).
+    ///
+    /// The stages, in order (each in `Stages/`): cache (here, then the replicas'), activity,
+    /// stale-if-error, coalescing (a request in flight here), flights (another replica's),
+    /// quota, retry, then one `upstreamAttempt`: gate, budget, transfer.
     public func userAnswer(
         login: String, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil
     ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         guard GithubLogin.isValid(login) else { return Fail(error: .notFound).eraseToAnyPublisher() }
         let key = login.lowercased()
-        return Deferred { [self] () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-            if let entry = cache.fresh(for: key) {
-                events.served(.fresh)
-                guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
-                return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
-            }
-            guard let sharedCache else { return upstreamAnswer(login: login, key: key, activity: activity, quota: quota) }
-            // Another replica may have it: a fresh shared copy is served without a request, a
-            // stale one at least gives the conditional request its ETag.
-            return Self.load(key, from: sharedCache)
-                .setFailureType(to: GithubError.self)
-                .flatMap(maxPublishers: .max(1)) { [self] shared -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-                    if let shared { adopt(shared, for: key) }
-                    if let entry = cache.fresh(for: key) {
-                        events.served(.fresh)
-                        guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
-                        return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
-                    }
-                    return upstreamAnswer(login: login, key: key, activity: activity, quota: quota)
-                }
-                .eraseToAnyPublisher()
+        return fromCache(key) { [self] in
+            staleIfError(key, sharedLookup(login: login, key: key, quota: quota).reportingActivity(to: activity))
         }
-        .eraseToAnyPublisher()
     }
 
-    /// The upstream part of `userAnswer`: the shared request with `activity` around it, and the
-    /// stale copy when it fails.
-    private func upstreamAnswer(
-        login: String, key: String, activity: NetworkActivity?, quota: (any UpstreamQuota)?
-    ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
-            let token = ActivityToken()
-            return sharedLookup(login: login, key: key, quota: quota)
-                .handleEvents(
-                    receiveSubscription: { _ in token.value = activity?.begin() },
-                    receiveCompletion: { _ in token.take().map { activity?.end($0) } },
-                    receiveCancel: { token.take().map { activity?.end($0) } }
-                )
-                .catch { [self] error -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-                    guard error.allowsStaleCopy, let entry = cache.staleIfError(for: key), let user = entry.value else {
-                        return Fail(error: error).eraseToAnyPublisher()
-                    }
-                    events.served(.stale)
-                    return Just(answer(user, .stale, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
-                }
-                .eraseToAnyPublisher()
-    }
-
-    /// Takes a shared entry into this replica's cache (a body that does not decode is ignored).
-    func adopt(_ shared: SharedEntry, for key: String) {
-        var user: GithubUser?
-        if let body = shared.body {
-            guard let decoded = try? JSONDecoder().decode(GithubUser.self, from: body) else { return }
-            user = decoded
-        }
-        cache.adopt(user, etag: shared.etag, storedAt: shared.storedAt, freshUntil: shared.freshUntil, for: key)
-    }
-
-    /// Shares `entry` (just received or confirmed) with the other replicas.
-    private func share(_ entry: ResponseCache<GithubUser>.Entry?, body: Data?, for key: String) {
-        guard let sharedCache, let entry else { return }
-        let shared = SharedEntry(body: body, etag: entry.etag, storedAt: entry.storedAt, freshUntil: entry.freshUntil)
-        sharedCache.save(key, shared, ttl: cache.sharedLifetime(of: entry))
-    }
-
-    /// The upstream lookup of `login`, shared by concurrent subscribers (on this replica, and
-    /// with shared flights on all); a new one is charged to `quota` first.
+    /// The coalescing and flights stages: the upstream lookup of `login`, shared by concurrent
+    /// subscribers (on this replica, and with shared flights on all); a new one is charged to
+    /// `quota` first. Another replica's flight is joined free, like a request in flight here.
     private func sharedLookup(login: String, key: String, quota: (any UpstreamQuota)?) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         if let running = coalescer.running(key) { return joined(running, login: login, quota: quota) }
-        // Another replica's flight is joined free, like a request in flight here; only a
-        // request of this replica's own is charged.
         return acrossReplicas(key: key) { [self] flight in
-            charge(quota)
-                .setFailureType(to: GithubError.self)
-                .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-                    if let wait {
-                        flight.land()
-                        return clientRateLimited(wait)
-                    }
-                    let (shared, made) = coalescer.publisher(for: key) { [self] in
-                        withRetries(label: login) { [self] in attempt(login: login) }
-                            .handleEvents(receiveCompletion: { _ in flight.land() }, receiveCancel: flight.land)
-                            .eraseToAnyPublisher()
-                    }
-                    // A new request ends the flight when it ends. One started here meanwhile
-                    // is joined instead (the charge was this caller's all the same), and this
-                    // replica's flight, if any, ends now.
-                    if made { flight.handOver() } else { flight.land() }
-                    return joined(shared, login: login, quota: quota)
+            charged(to: quota, refused: flight.land) { [self] in
+                let (shared, made) = coalescer.publisher(for: key) { [self] in
+                    fetched(login)
+                        .handleEvents(receiveCompletion: { _ in flight.land() }, receiveCancel: flight.land)
+                        .eraseToAnyPublisher()
                 }
-                .eraseToAnyPublisher()
+                // A new request ends the flight when it ends. One started here meanwhile is
+                // joined instead (the charge was this caller's all the same), and this replica's
+                // flight, if any, ends now.
+                if made { flight.handOver() } else { flight.land() }
+                return joined(shared, login: login, quota: quota)
+            }
         }
     }
 
@@ -147,33 +84,20 @@ extension GithubClient {
             .replaceEmpty(with: nil)
             .flatMap(maxPublishers: .max(1)) { [self] answer -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                 if let answer { return Just(answer).setFailureType(to: GithubError.self).eraseToAnyPublisher() }
-                return charge(quota)
-                    .setFailureType(to: GithubError.self)
-                    .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-                        if let wait { return clientRateLimited(wait) }
-                        return withRetries(label: login) { [self] in attempt(login: login) }
-                    }
-                    .eraseToAnyPublisher()
+                return charged(to: quota) { [self] in fetched(login) }
             }
             .eraseToAnyPublisher()
     }
 
-    /// One upstream request, once `gate` lets it through and unless `core` is paused (here or,
-    /// with a shared store, for all replicas).
-    func attempt(login: String) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
-        gate.admit { [self] () -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
-            if let paused: AnyPublisher<CachedAnswer<GithubUser>, GithubError> = pausedFailure("core") { return paused }
-            return whenSharedBudgetAllows("core") { [self] in
+    /// The retry stage around one upstream attempt for `login`.
+    private func fetched(_ login: String) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
+        withRetries(label: login) { [self] in
+            upstreamAttempt("core") { [self] in
                 let cached = cache.entry(for: login)
-                let started = DispatchTime.now()
-                return http.dataTaskPublisher(for: request(for: login, etag: cached?.value == nil ? nil : cached?.etag))
-                    .mapError(GithubError.init(urlError:))
-                    .tryMap { [self] data, response in try answer(from: data, response: response, cached: cached, login: login) }
-                    .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-                    .handleEvents(receiveCompletion: { [events] completion in
-                        events.requested(outcome: completion.outcome, since: started)
-                    })
-                    .eraseToAnyPublisher()
+                return UpstreamRequest(
+                    request: request(for: login, etag: cached?.value == nil ? nil : cached?.etag),
+                    answer: { [self] data, response in try answer(from: data, response: response, cached: cached, login: login) }
+                )
             }
         }
     }
@@ -217,43 +141,4 @@ extension GithubClient {
             throw GithubError(statusCode: response.statusCode, rateLimitWait: pause?.seconds)
         }
     }
-
-    /// A cached answer as served now.
-    func answer<Value>(
-        _ value: Value, _ source: CachedAnswer<Value>.Source, _ entry: ResponseCache<Value>.Entry, in cache: ResponseCache<Value>
-    ) -> CachedAnswer<Value> {
-        let (age, ttl) = cache.ageAndTTL(of: entry)
-        return CachedAnswer(value: value, source: source, age: age, ttl: ttl)
-    }
 }
-
-extension GithubError {
-    /// Whether a cached copy may stand in for the answer (RFC 5861's stale-if-error): the
-    /// upstream could not be reached, timed out, failed, or is rate-limited.
-    var allowsStaleCopy: Bool {
-        switch self {
-        case .unavailable, .timeout, .rateLimited, .clientRateLimited: true
-        case .notFound, .invalidResponse, .rejected: false
-        }
-    }
-}
-
-/// The activity of one subscription; ended at most once.
-final class ActivityToken: @unchecked Sendable {
-    // Sendable: `stored` is guarded by `lock`.
-    private let lock = NSLock()
-    private var stored: NetworkActivity.Token?
-
-    var value: NetworkActivity.Token? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    func take() -> NetworkActivity.Token? {
-        lock.withLock {
-            defer { stored = nil }
-            return stored
-        }
-    }
-}
-

@@ -29,53 +29,35 @@ extension GithubClient {
             return Just(SearchResult(query: query, status: .invalid)).eraseToAnyPublisher()
         }
         let key = "\(perPage) \(text)"
+        // The stages, in order: cache, activity, quota, retry, then one `upstreamAttempt` (gate,
+        // budget, transfer); a failure is the stale page or an empty one with its status.
         return Deferred { [self] () -> AnyPublisher<SearchResult, Never> in
             if let entry = searchCache.fresh(for: key), let page = entry.value {
                 events.served(.fresh)
                 return Just(SearchResult(query: query, page: page)).eraseToAnyPublisher()
             }
-            let token = ActivityToken()
-            return charge(quota)
-                .setFailureType(to: GithubError.self)
-                .flatMap(maxPublishers: .max(1)) { [self] wait -> AnyPublisher<GithubSearchPage, GithubError> in
-                    if let wait { return clientRateLimited(wait) }
-                    return withRetries(label: text) { [self] in searchAttempt(text: text, perPage: perPage, key: key) }
-                }
-                .handleEvents(
-                    receiveSubscription: { _ in token.value = activity?.begin() },
-                    receiveCompletion: { _ in token.take().map { activity?.end($0) } },
-                    receiveCancel: { token.take().map { activity?.end($0) } }
-                )
-                .map { SearchResult(query: query, page: $0) }
-                .catch { [self] error -> Just<SearchResult> in
-                    if error.allowsStaleCopy, let page = searchCache.staleIfError(for: key)?.value {
-                        events.served(.stale)
-                        return Just(SearchResult(query: query, page: page, stale: true))
+            return charged(to: quota) { [self] in
+                withRetries(label: text) { [self] in
+                    upstreamAttempt("search") { [self] in
+                        UpstreamRequest(
+                            request: searchRequest(text: text, perPage: perPage),
+                            answer: { [self] data, response in try searchPage(from: data, response: response, key: key) }
+                        )
                     }
-                    return Just(SearchResult(query: query, failure: error))
                 }
-                .eraseToAnyPublisher()
+            }
+            .reportingActivity(to: activity)
+            .map { SearchResult(query: query, page: $0) }
+            .catch { [self] error -> Just<SearchResult> in
+                if error.allowsStaleCopy, let page = searchCache.staleIfError(for: key)?.value {
+                    events.served(.stale)
+                    return Just(SearchResult(query: query, page: page, stale: true))
+                }
+                return Just(SearchResult(query: query, failure: error))
+            }
+            .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()
-    }
-
-    /// One upstream search request, once `gate` lets it through and unless `search` is paused
-    /// (here or, with a shared store, for all replicas).
-    func searchAttempt(text: String, perPage: Int, key: String) -> AnyPublisher<GithubSearchPage, GithubError> {
-        gate.admit { [self] () -> AnyPublisher<GithubSearchPage, GithubError> in
-            if let paused: AnyPublisher<GithubSearchPage, GithubError> = pausedFailure("search") { return paused }
-            return whenSharedBudgetAllows("search") { [self] in
-                let started = DispatchTime.now()
-                return http.dataTaskPublisher(for: searchRequest(text: text, perPage: perPage))
-                    .mapError(GithubError.init(urlError:))
-                    .tryMap { [self] data, response in try searchPage(from: data, response: response, key: key) }
-                    .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-                    .handleEvents(receiveCompletion: { [events] completion in
-                        events.requested(outcome: completion.outcome, since: started)
-                    })
-                    .eraseToAnyPublisher()
-            }
-        }
     }
 
     /// `GET /search/users?q=<text>&per_page=<perPage>`, every character but the unreserved ones

@@ -13,7 +13,7 @@ final class ReplicaSharing: Sendable {
     let flights: RedisFlights
     let buckets: RedisTokenBuckets
     let sessions: RedisSessionCounts
-    let flightWait: TimeInterval
+    let flightWait: Duration
 
     init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
         let commands = Counter(label: "redis_commands_total")
@@ -26,7 +26,7 @@ final class ReplicaSharing: Sendable {
         flights = RedisFlights(client: client)
         buckets = RedisTokenBuckets(client: client)
         sessions = RedisSessionCounts(client: client)
-        flightWait = Double(settings.flightWait.wholeMilliseconds) / 1_000
+        flightWait = settings.flightWait
     }
 
     /// `/readyz`'s word on Redis: available when its last command reached it and the replica

@@ -38,14 +38,13 @@ final class Service: Sendable {
                 retry: GithubProxy.RetryPolicy(
                     maxRetries: config.retry.maxRetries, baseDelayMilliseconds: Int(config.retry.baseDelay.wholeMilliseconds)
                 ),
-                minLength: config.minLength
+                minLength: config.minLength, flightWait: sharing?.flightWait ?? .seconds(5)
             ),
             http: http, scheduler: scheduler,
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
-            sharedCache: sharing?.cache, sharedRateLimits: sharing?.rateLimits,
-            sharedFlights: sharing?.flights, flightWait: sharing?.flightWait ?? 5,
+            replicas: GithubClient.ReplicaStores(cache: sharing?.cache, rateLimits: sharing?.rateLimits, flights: sharing?.flights),
             events: metrics.githubEvents
         )
         self.client = client

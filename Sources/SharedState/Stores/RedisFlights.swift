@@ -43,14 +43,14 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
     /// Stops listening for landings (at shutdown).
     public func stop() { subscriber?.stop() }
 
-    public func join(_ key: String, wait: TimeInterval, completion: @escaping @Sendable (FlightOutcome) -> Void) -> @Sendable () -> Void {
+    public func join(_ key: String, wait: Duration, completion: @escaping @Sendable (FlightOutcome) -> Void) -> @Sendable () -> Void {
         let key = key.lowercased()
         let (id, token) = lock.withLock { () -> (UInt64, String) in
             nextID += 1
             waiters[key, default: [:]][nextID] = completion
             return (nextID, "\(replica):\(nextID)")
         }
-        let milliseconds = max(1, Int((wait * 1_000).rounded()))
+        let milliseconds = max(1, Int(wait / .milliseconds(1)))
         client.eval(Self.claimScript, keys: [prefix + "lock:" + key], arguments: [token, String(milliseconds)], affinity: key) {
             [self] result in
             switch result {

@@ -27,9 +27,9 @@ public final class RedisResponseStore: SharedResponseStore {
         }
     }
 
-    public func save(_ key: String, _ entry: SharedEntry, ttl: TimeInterval) {
-        guard ttl >= 0.001, let json = try? JSONEncoder().encode(entry) else { return }
-        let milliseconds = String(Int((ttl * 1_000).rounded(.up)))
+    public func save(_ key: String, _ entry: SharedEntry, ttl: Duration) {
+        guard ttl >= .milliseconds(1), let json = try? JSONEncoder().encode(entry) else { return }
+        let milliseconds = String(Int((ttl / .milliseconds(1)).rounded(.up)))
         let command = [Array("SET".utf8), Array(redisKey(key).utf8), Array(json), Array("PX".utf8), Array(milliseconds.utf8)]
         client.run(command, affinity: key.lowercased()) { _ in }
     }

@@ -15,9 +15,9 @@ public enum FlightOutcome: Equatable, Sendable {
 /// caller a lead, so each replica fetches for itself.
 public protocol SharedFlights: Sendable {
     /// Joins the flight for `key`: `completion` runs once, on any thread, with `.lead`, or with
-    /// `.landed`/`.timedOut` after waiting at most `wait` seconds for another replica's request.
+    /// `.landed`/`.timedOut` after waiting at most `wait` for another replica's request.
     /// Returns a function that stops waiting (`completion` then never runs).
-    func join(_ key: String, wait: TimeInterval, completion: @escaping @Sendable (FlightOutcome) -> Void) -> @Sendable () -> Void
+    func join(_ key: String, wait: Duration, completion: @escaping @Sendable (FlightOutcome) -> Void) -> @Sendable () -> Void
     /// The lead's request for `key` ended (answered, failed or cancelled): the waiting replicas
     /// are told, after everything this replica already sent for `key` (its cache write).
     func land(_ key: String)

@@ -23,6 +23,6 @@ public protocol SharedResponseStore: Sendable {
     /// The entry for `key`, or nil (absent, expired, or the store unreachable); `completion` runs
     /// once, on any thread.
     func load(_ key: String, completion: @escaping @Sendable (SharedEntry?) -> Void)
-    /// Keeps `entry` under `key` for `ttl` seconds (best effort).
-    func save(_ key: String, _ entry: SharedEntry, ttl: TimeInterval)
+    /// Keeps `entry` under `key` for `ttl` (best effort).
+    func save(_ key: String, _ entry: SharedEntry, ttl: Duration)
 }

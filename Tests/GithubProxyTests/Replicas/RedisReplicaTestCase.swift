@@ -34,15 +34,15 @@ class RedisReplicaTestCase: FakeGithubTestCase {
     }
 
     /// One replica: its own caches, budgets and gate; Redis for what replicas share.
-    func replica(flightWait: TimeInterval = 30, retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0)) -> GithubClient {
+    func replica(flightWait: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0)) -> GithubClient {
         let client = redisClient()
         let flights = RedisFlights(client: client)
         self.flights.append(flights)
         XCTAssertTrue(waitUntil { flights.isSubscribed }, "the replica listens for landings")
         return GithubClient(
-            configuration: .init(baseURL: baseURL, retry: retry), http: http,
-            sharedCache: RedisResponseStore(client: client), sharedRateLimits: RedisRateLimitStore(client: client),
-            sharedFlights: flights, flightWait: flightWait, random: { 0.5 }
+            configuration: .init(baseURL: baseURL, retry: retry, flightWait: flightWait), http: http,
+            replicas: .init(cache: RedisResponseStore(client: client), rateLimits: RedisRateLimitStore(client: client), flights: flights),
+            random: { 0.5 }
         )
     }
 

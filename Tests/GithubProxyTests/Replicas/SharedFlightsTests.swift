@@ -76,7 +76,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
             result.mutate { $0 = value }
             done.fulfill()
         }
-        XCTAssertTrue(waitUntil { (b.sharedFlights as? RedisFlights)?.followers == 1 }, "B waits for A's request")
+        XCTAssertTrue(waitUntil { (b.replicas.flights as? RedisFlights)?.followers == 1 }, "B waits for A's request")
         leading.cancel()
         // flightWait is 30 s: an answer within the expectation's 10 s means B did not wait it out.
         wait(for: [done], timeout: 10)
@@ -99,7 +99,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
                 done.fulfill()
             }
         }
-        XCTAssertTrue(waitUntil { [b, c].allSatisfy { ($0.sharedFlights as? RedisFlights)?.followers == 1 } }, "B and C wait for A")
+        XCTAssertTrue(waitUntil { [b, c].allSatisfy { ($0.replicas.flights as? RedisFlights)?.followers == 1 } }, "B and C wait for A")
         leading.cancel()
         wait(for: [done], timeout: 15)
         following.forEach { $0.cancel() }
@@ -110,7 +110,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
     func testALeadThatNeverLandsHoldsTheOthersUpOnlyForTheWait() throws {
         // A replica that claimed the login and crashed: its claim stays until it expires.
         XCTAssertEqual(try redisClient().runAndWait(["SET", "serviceapp:flight:lock:heckj", "crashed", "PX", "60000"]).get(), .status("OK"))
-        let b = replica(flightWait: 0.3)
+        let b = replica(flightWait: .milliseconds(300))
         let started = Date()
         XCTAssertEqual(lookup("heckj", with: b)?.status, .found)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.3, "B waited for the landing first")
@@ -129,7 +129,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
         redis.stop()
         XCTAssertEqual(lookupAtOnce("heckj", with: replicas).map { $0?.status }, [.found, .found])
         try redis.start()
-        XCTAssertTrue(waitUntil(timeout: 10) { replicas.allSatisfy { ($0.sharedFlights as? RedisFlights)?.isSubscribed == true } }, "the replicas listen again")
+        XCTAssertTrue(waitUntil(timeout: 10) { replicas.allSatisfy { ($0.replicas.flights as? RedisFlights)?.isSubscribed == true } }, "the replicas listen again")
         fake.answersAnyLogin = true
         fake.setFault(.delay(milliseconds: 1_500), for: "someone-else")
         XCTAssertEqual(lookupAtOnce("someone-else", with: replicas).map { $0?.status }, [.found, .found])

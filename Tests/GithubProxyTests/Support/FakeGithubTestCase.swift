@@ -40,7 +40,8 @@ class FakeGithubTestCase: XCTestCase {
     ) -> GithubClient {
         GithubClient(
             configuration: .init(baseURL: baseURL, token: token, retry: retry), http: http, scheduler: scheduler,
-            cache: cache, searchCache: searchCache, budget: budget, searchBudget: searchBudget, gate: gate, events: events,
+            cache: cache, searchCache: searchCache, rateLimits: RateLimits(budgets: ["core": budget, "search": searchBudget]),
+            gate: gate, events: events,
             random: { 0.5 }
         )
     }

@@ -3,7 +3,7 @@ import SharedState
 @_spi(ServerSupport) import StreamCore
 
 extension GithubClient {
-    /// `fetch` — unless another replica is fetching `key` now: then its answer, taken from the
+    /// The flights stage: `fetch` — unless another replica is fetching `key` now: then its answer, taken from the
     /// shared cache once its request lands, with nothing fetched or charged here. When that
     /// request failed or was cancelled, or nothing landed within `flightWait`, `fetch` runs after
     /// all. Without shared flights (one replica, or no cache to pass the answer through) `fetch`
@@ -17,7 +17,7 @@ extension GithubClient {
         key: String, rejoin: Bool = true, _ fetch: @escaping (FlightEnd) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError>
     ) -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> {
         guard let sharedFlights, let sharedCache else { return fetch(FlightEnd()) }
-        return Self.join(sharedFlights, key: key, wait: flightWait)
+        return Self.join(sharedFlights, key: key, wait: configuration.flightWait)
             .setFailureType(to: GithubError.self)
             .flatMap(maxPublishers: .max(1)) { [self] outcome -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                 switch outcome {
@@ -33,12 +33,8 @@ extension GithubClient {
                         .setFailureType(to: GithubError.self)
                         .flatMap(maxPublishers: .max(1)) { [self] shared -> AnyPublisher<CachedAnswer<GithubUser>, GithubError> in
                             if let shared { adopt(shared, for: key) }
-                            guard let entry = cache.fresh(for: key) else {
-                                return rejoin ? acrossReplicas(key: key, rejoin: false, fetch) : fetch(FlightEnd())
-                            }
-                            events.served(.fresh)
-                            guard let user = entry.value else { return Fail(error: .notFound).eraseToAnyPublisher() }
-                            return Just(answer(user, .fresh, entry, in: cache)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
+                            if let fresh = freshAnswer(for: key) { return fresh }
+                            return rejoin ? acrossReplicas(key: key, rejoin: false, fetch) : fetch(FlightEnd())
                         }
                         .eraseToAnyPublisher()
                 }
@@ -47,7 +43,7 @@ extension GithubClient {
     }
 
     /// `SharedFlights.join` as a publisher of its one outcome; cancelling stops the wait.
-    private static func join(_ flights: any SharedFlights, key: String, wait: TimeInterval) -> AnyPublisher<FlightOutcome, Never> {
+    private static func join(_ flights: any SharedFlights, key: String, wait: Duration) -> AnyPublisher<FlightOutcome, Never> {
         Deferred { () -> AnyPublisher<FlightOutcome, Never> in
             let stop = StopWaiting()
             return callbackPublisher { done in stop.set(flights.join(key, wait: wait, completion: done)) }

@@ -1,0 +1,48 @@
+import Foundation
+import StreamCore
+
+extension GithubClient {
+    /// The retry stage: `attempt` with the retry policy. Transient failures are retried after a
+    /// backoff delay on `scheduler` (re-subscribing to a fresh attempt); other failures pass
+    /// through at once. `label` names the lookup in retry events.
+    func withRetries<Value>(
+        label: String, _ attempt: @escaping () -> AnyPublisher<Value, GithubError>
+    ) -> AnyPublisher<Value, GithubError> {
+        let policy = configuration.retry
+        return Deferred { [self] in
+            let attempts = AttemptCounter()
+            return Deferred(createPublisher: attempt)
+                .map { Result<Value, GithubError>.success($0) }
+                // Non-transient failures become values so that `retry` only sees transient ones;
+                // a transient failure is re-raised after the backoff delay, and `retry`
+                // re-subscribes to the whole attempt.
+                .catch { [self] error -> AnyPublisher<Result<Value, GithubError>, GithubError> in
+                    let retry = attempts.next()
+                    guard error.isTransient, retry < policy.maxRetries else {
+                        return Just(.failure(error)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
+                    }
+                    events.retried(login: label, error: error)
+                    let delay = policy.delayMilliseconds(beforeRetry: retry, random: random())
+                    return Fail(error: error).delay(for: .milliseconds(delay), scheduler: scheduler).eraseToAnyPublisher()
+                }
+                .retry(policy.maxRetries)
+                .flatMap { $0.publisher }
+        }
+        .eraseToAnyPublisher()
+    }
+}
+
+/// Counts attempts of one lookup (the catch closure may run on different threads).
+private final class AttemptCounter: @unchecked Sendable {
+    // Sendable: `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Returns the number of failures before this one.
+    func next() -> Int {
+        lock.withLock {
+            defer { count += 1 }
+            return count
+        }
+    }
+}
