@@ -1,4 +1,3 @@
-import Dispatch
 
 /// Hooks for what the client does, for metrics and logs. Every closure may be called from any
 /// thread.
@@ -29,9 +28,8 @@ public struct GithubClientEvents: Sendable {
         self.onPause = onPause
     }
 
-    func requested(outcome: String, since start: DispatchTime? = nil) {
-        let seconds = start.map { Double(DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
-        onRequest(outcome, seconds)
+    func requested(outcome: String, since start: ContinuousClock.Instant? = nil) {
+        onRequest(outcome, start.map { (ContinuousClock.now - $0) / .seconds(1) })
     }
 
     func retried(login: String, error: GithubError) { onRetry(login, error) }

@@ -9,19 +9,19 @@ import FoundationNetworking
 public final class CurlHTTPClient: Sendable {
     /// Limits and timeouts.
     public struct Configuration: Sendable {
-        public var connectTimeoutMilliseconds: Int
+        public var connectTimeout: Duration
         /// The whole request, redirects included; a request's own `timeoutInterval` can shorten it.
-        public var requestTimeoutMilliseconds: Int
+        public var requestTimeout: Duration
         public var maxRedirects: Int
         public var maxResponseBytes: Int
         public var maxConnectionsPerHost: Int
 
         public init(
-            connectTimeoutMilliseconds: Int = 5_000, requestTimeoutMilliseconds: Int = 10_000,
+            connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(10),
             maxRedirects: Int = 5, maxResponseBytes: Int = 4 * 1024 * 1024, maxConnectionsPerHost: Int = 32
         ) {
-            self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
-            self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+            self.connectTimeout = connectTimeout
+            self.requestTimeout = requestTimeout
             self.maxRedirects = maxRedirects
             self.maxResponseBytes = maxResponseBytes
             self.maxConnectionsPerHost = maxConnectionsPerHost

@@ -26,8 +26,7 @@ final class Service: Sendable {
         let metrics = ServiceMetrics()
         self.metrics = metrics
         let http = CurlHTTPClient(configuration: .init(
-            connectTimeoutMilliseconds: Int(config.upstream.connect.wholeMilliseconds),
-            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
+            connectTimeout: config.upstream.connect, requestTimeout: config.upstream.request,
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
         let sharing = config.redis.client.map { ReplicaSharing(settings: config.redis, configuration: $0, logger: logger) }
@@ -36,7 +35,7 @@ final class Service: Sendable {
             configuration: .init(
                 baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
                 retry: GithubProxy.RetryPolicy(
-                    maxRetries: config.retry.maxRetries, baseDelayMilliseconds: Int(config.retry.baseDelay.wholeMilliseconds)
+                    maxRetries: config.retry.maxRetries, baseDelay: config.retry.baseDelay
                 ),
                 minLength: config.minLength, flightWait: sharing?.flightWait ?? .seconds(5)
             ),

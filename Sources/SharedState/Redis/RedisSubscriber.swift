@@ -14,7 +14,7 @@ public final class RedisSubscriber: Sendable {
     /// - Parameter pingInterval: how long the connection may be quiet before a `PING` checks it
     ///   (and, unanswered as long again, it is made anew).
     public init(
-        configuration: RedisClient.Configuration, channel: String, pingInterval: TimeInterval = 5,
+        configuration: RedisClient.Configuration, channel: String, pingInterval: Duration = .seconds(5),
         onMessage: @escaping @Sendable ([UInt8]) -> Void
     ) {
         state = SubscriberState(configuration: configuration, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
@@ -44,16 +44,16 @@ private final class SubscriberState: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let configuration: RedisClient.Configuration
     private let channel: String
-    private let pingInterval: TimeInterval
+    private let pingInterval: Duration
     private let onMessage: @Sendable ([UInt8]) -> Void
 
     init(
-        configuration: RedisClient.Configuration, channel: String, pingInterval: TimeInterval,
+        configuration: RedisClient.Configuration, channel: String, pingInterval: Duration,
         onMessage: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.configuration = configuration
         self.channel = channel
-        self.pingInterval = max(0.1, pingInterval)
+        self.pingInterval = max(.milliseconds(100), pingInterval)
         self.onMessage = onMessage
     }
 
@@ -115,7 +115,7 @@ private final class SubscriberState: @unchecked Sendable {
                 continue
             }
             var pending = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pending, 1, Int32(pingInterval * 1_000))
+            let ready = poll(&pending, 1, Int32(pingInterval / .milliseconds(1)))
             if ready > 0 {
                 guard redisBufferRead(context) == REDIS_OK else { return }
                 pinged = false

@@ -16,7 +16,7 @@ final class EasyHandleLeakTests: FakeGithubTestCase {
             fake.setFault(.delay(milliseconds: 400), for: "slow-\(n)")
             fake.setFault(.status([500, 502, 503][n % 3]), for: "broken-\(n)")
         }
-        let client = makeClient(retry: RetryPolicy(maxRetries: 1, baseDelayMilliseconds: 1, jitter: 0))
+        let client = makeClient(retry: RetryPolicy(maxRetries: 1, baseDelay: .milliseconds(1), jitter: 0))
         let total = 10_000
         let batch = 100
         let statuses = Box<[LookupResult.Status: Int]>([:])

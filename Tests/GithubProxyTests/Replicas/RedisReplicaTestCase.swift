@@ -34,7 +34,7 @@ class RedisReplicaTestCase: FakeGithubTestCase {
     }
 
     /// One replica: its own caches, budgets and gate; Redis for what replicas share.
-    func replica(flightWait: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0)) -> GithubClient {
+    func replica(flightWait: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10), jitter: 0)) -> GithubClient {
         let client = redisClient()
         let flights = RedisFlights(client: client)
         self.flights.append(flights)

@@ -22,7 +22,7 @@ final class RedisSubscriberTests: XCTestCase {
     func testMessagesArriveAndASilentConnectionIsMadeAgain() throws {
         let configuration = RedisClient.Configuration(port: Int(server.port), poolSize: 1, timeout: .milliseconds(300))
         let received = Box<[String]>([])
-        let subscriber = RedisSubscriber(configuration: configuration, channel: "landed", pingInterval: 0.2) { payload in
+        let subscriber = RedisSubscriber(configuration: configuration, channel: "landed", pingInterval: .milliseconds(200)) { payload in
             received.mutate { $0.append(String(decoding: payload, as: UTF8.self)) }
         }
         defer { subscriber.stop() }

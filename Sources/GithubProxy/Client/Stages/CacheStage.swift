@@ -62,7 +62,7 @@ extension GithubClient {
     func share(_ entry: ResponseCache<GithubUser>.Entry?, body: Data?, for key: String) {
         guard let sharedCache, let entry else { return }
         let shared = SharedEntry(body: body, etag: entry.etag, storedAt: entry.storedAt, freshUntil: entry.freshUntil)
-        sharedCache.save(key, shared, ttl: .seconds(cache.sharedLifetime(of: entry)))
+        sharedCache.save(key, shared, ttl: cache.sharedLifetime(of: entry))
     }
 
     /// A cached answer as served now.

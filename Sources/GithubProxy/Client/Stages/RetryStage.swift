@@ -22,8 +22,9 @@ extension GithubClient {
                         return Just(.failure(error)).setFailureType(to: GithubError.self).eraseToAnyPublisher()
                     }
                     events.retried(login: label, error: error)
-                    let delay = policy.delayMilliseconds(beforeRetry: retry, random: random())
-                    return Fail(error: error).delay(for: .milliseconds(delay), scheduler: scheduler).eraseToAnyPublisher()
+                    let delay = policy.delay(beforeRetry: retry, random: random())
+                    return Fail(error: error).delay(for: .milliseconds(Int(delay / .milliseconds(1))), scheduler: scheduler)
+                        .eraseToAnyPublisher()
                 }
                 .retry(policy.maxRetries)
                 .flatMap { $0.publisher }

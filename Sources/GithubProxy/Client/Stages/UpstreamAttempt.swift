@@ -33,7 +33,7 @@ extension GithubClient {
     /// The transfer stage: the request through libcurl, its answer read by `upstream.answer`,
     /// and its outcome and duration for metrics.
     func transfer<Value>(_ upstream: UpstreamRequest<Value>) -> AnyPublisher<Value, GithubError> {
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         return http.dataTaskPublisher(for: upstream.request)
             .mapError(GithubError.init(urlError:))
             .tryMap { data, response in try upstream.answer(data, response) }

@@ -27,8 +27,8 @@ public final class RateLimitBudget: @unchecked Sendable {
 
     /// The pause after a secondary limit that names no `retry-after`; it doubles while the
     /// limit repeats, up to `maxSecondaryPause`.
-    public static let secondaryPause: TimeInterval = 60
-    public static let maxSecondaryPause: TimeInterval = 3_600
+    public static let secondaryPause: Duration = .seconds(60)
+    public static let maxSecondaryPause: Duration = .seconds(3_600)
 
     private let lock = NSLock()
     private var blockedUntil: Date?
@@ -82,7 +82,7 @@ public final class RateLimitBudget: @unchecked Sendable {
             var until: Date
             if secondary {
                 kind = .secondary
-                let backoff = min(Self.maxSecondaryPause, Self.secondaryPause * pow(2, Double(secondaryStreak)))
+                let backoff = min(Self.maxSecondaryPause, Self.secondaryPause * (1 << min(secondaryStreak, 16))) / .seconds(1)
                 secondaryStreak += 1
                 until = now.addingTimeInterval(retryAfter.map { TimeInterval(max(1, $0)) } ?? backoff)
             } else if remaining == 0 {

@@ -75,14 +75,14 @@ public final class UpstreamGate: @unchecked Sendable {
             return nil
         }
         guard let (waiter, queued) = next else { return }
-        onWait(Double(DispatchTime.now().uptimeNanoseconds - waiter.since) / 1e9, queued)
+        onWait((ContinuousClock.now - waiter.since) / .seconds(1), queued)
         waiter.grant()
     }
 
     /// A request waiting for a slot.
     final class Waiter: Sendable {
         let id: UInt64
-        let since = DispatchTime.now().uptimeNanoseconds
+        let since = ContinuousClock.now
         /// Kept alive by the queue while it waits.
         let owner: any SlotOwner
 
