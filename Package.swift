@@ -5,10 +5,13 @@ let package = Package(
     name: "CombineServer",
     products: [
         .library(name: "StreamCore", targets: ["StreamCore"]),
+        .library(name: "Locking", targets: ["Locking"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "SharedState", targets: ["SharedState"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
+        .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
+        .executable(name: "ServiceApp", targets: ["ServiceAppMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -17,8 +20,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // Our Combine for Linux. Depends on Foundation and Dispatch only.
-        .target(name: "StreamCore"),
+        // The project's one lock type: the standard library's Mutex, or a pthread mutex that
+        // ThreadSanitizer can see when built with -DSANITIZER_VISIBLE_LOCKS (`make tsan`).
+        .target(name: "Locking"),
+        // Our Combine for Linux. Depends on Foundation and Dispatch only (and the lock above).
+        .target(name: "StreamCore", dependencies: ["Locking"]),
 
         // zlib, for gzip responses and WebSocket permessage-deflate.
         .systemLibrary(
@@ -72,8 +78,9 @@ let package = Package(
             ]
         ),
 
-        // The service executable: configuration, routes, pipelines, the browser page.
-        .executableTarget(
+        // The service: configuration, routes, pipelines, the browser pages. A library, so that
+        // the tests, the fuzzers (Fuzz/) and the benchmarks reach the same code as the executable.
+        .target(
             name: "ServiceApp",
             dependencies: [
                 "StreamCore", "HTTPServer", "SharedState", "GithubProxy",
@@ -83,6 +90,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The `ServiceApp` executable: ServiceCommand.main(), nothing else.
+        .executableTarget(name: "ServiceAppMain", dependencies: ["ServiceApp"]),
 
         // Blocking loopback HTTP and WebSocket test clients shared by the HTTPServer and ServiceApp test targets.
         .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),

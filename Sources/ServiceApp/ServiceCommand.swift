@@ -6,9 +6,8 @@ import Logging
 ///
 /// Configuration errors (a missing named config file, invalid JSON, unknown keys, values out of
 /// range) are reported on standard error and exit with status 2.
-@main
-struct ServiceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct ServiceCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "ServiceApp",
         abstract: "Runs the \"Using Combine\" GitHub-username pipeline over WebSockets.",
         discussion: """
@@ -68,7 +67,9 @@ struct ServiceCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let config = try resolvedConfig(resolver: resolver())
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardOutput(label: label)

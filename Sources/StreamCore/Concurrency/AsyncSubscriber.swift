@@ -1,3 +1,5 @@
+import Locking
+
 /// What one `next()` of an async publisher iterator ends with.
 enum AsyncOutcome<Output, Failure: Error>: Sendable {
     case value(UncheckedBox<Output>)

@@ -1,3 +1,5 @@
+import Locking
+
 /// A type-erasing cancellable that cancels when it is deinitialised.
 ///
 /// Sendable: its mutable fields are guarded by `lock` (which makes accesses exclusive, so they

@@ -1,3 +1,5 @@
+import Locking
+
 /// A unique identifier for identifying publisher streams.
 public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
     private let rawValue: UInt64

@@ -1,3 +1,5 @@
+import Locking
+
 /// The engine of `catch` and `tryCatch`: forwards the upstream until it fails, then subscribes
 /// to the replacement publisher and continues with it, carrying over the downstream's demand.
 ///

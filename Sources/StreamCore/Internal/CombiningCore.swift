@@ -1,3 +1,5 @@
+import Locking
+
 /// The engine shared by `CombineLatest`… and `Zip`…: collects the values of several inputs (boxed
 /// as `Any`, one slot per input) and emits combinations built by `combine`.
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 /// The engine shared by `Merge`…`Merge8`, `MergeMany` and `FlatMap`: interleaves the values of
 /// several sources (each with the downstream's Output and Failure) into one downstream.
 ///

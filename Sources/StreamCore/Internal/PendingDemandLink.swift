@@ -1,3 +1,5 @@
+import Locking
+
 /// The base of operator subscriptions that hand themselves to the downstream before the
 /// upstream has subscribed (`dropFirst`, `drop(untilOutputFrom:)`, `prefix(untilOutputFrom:)`):
 /// demand asked for before the upstream's subscription arrives is held in `pending` and asked

@@ -1,3 +1,5 @@
+import Locking
+
 /// The base of operators that consume the whole upstream and emit at most one value when it
 /// ends (`reduce`, `count`, `collect()`, `last`, `contains`, `allSatisfy`, `min`/`max`, …).
 ///

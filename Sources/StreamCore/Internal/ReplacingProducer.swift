@@ -1,3 +1,5 @@
+import Locking
+
 /// The subscription behind `replaceEmpty(with:)` and `replaceError(with:)`: passes values and
 /// demand straight through, and at the upstream's completion asks `decide` whether to pass a
 /// completion on or to replace it with `output` followed by `.finished`.

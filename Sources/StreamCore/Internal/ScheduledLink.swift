@@ -1,3 +1,5 @@
+import Locking
+
 /// The base of the operators that deliver on a scheduler (`receive(on:)`, `subscribe(on:)`,
 /// `delay`, `measureInterval`, `debounce`, `throttle`, `timeout`): the lock, the
 /// `ScheduledLinkState`, and the steps they share. Subclasses guard their own fields with the

@@ -1,3 +1,5 @@
+import Locking
+
 /// Relays an upstream publisher into a subject (`publisher.subscribe(subject)`).
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Output

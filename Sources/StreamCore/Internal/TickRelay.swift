@@ -1,3 +1,5 @@
+import Locking
+
 /// Fans the ticks of a timer publisher out to its subscribers, each with its own demand.
 ///
 /// A tick reaches only the subscribers that have outstanding demand; the others miss it, as

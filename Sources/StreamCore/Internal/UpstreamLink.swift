@@ -1,3 +1,5 @@
+import Locking
+
 /// The base of operator subscriptions that sit between one upstream and one downstream and
 /// pass demand straight through (`FilterProducer`, `output(in:)`, `collect(_:)`): the lock, the
 /// upstream link (awaiting its subscription → connected → done) and the downstream, with the

@@ -1,3 +1,5 @@
+import Locking
+
 /// A type that publishes a property marked with an attribute.
 ///
 /// Use it on a property of a class: `$property` is a publisher that emits the current value

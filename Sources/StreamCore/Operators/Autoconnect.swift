@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that connects to an upstream connectable publisher when the first subscriber
     /// attaches and disconnects when the last subscriber cancels.

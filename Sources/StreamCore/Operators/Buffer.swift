@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A strategy for filling a buffer.
     public enum PrefetchStrategy: Equatable, Hashable, Sendable {

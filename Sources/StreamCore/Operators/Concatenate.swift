@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that emits all of one publisher's elements before those from another
     /// publisher.

@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that performs the specified closures when publisher events occur.
     ///

@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A connectable publisher that uses a subject to deliver elements to multiple subscribers.
     ///

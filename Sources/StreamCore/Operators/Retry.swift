@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
     public struct Retry<Upstream: Publisher>: Publisher {

@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that flattens nested publishers: it republishes the values of the most recent
     /// publisher its upstream produced.

@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that, each time its upstream emits, combines that element with the latest
     /// element of `other` (not part of Apple's Combine; the classic Rx operator).

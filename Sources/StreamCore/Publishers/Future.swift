@@ -1,3 +1,5 @@
+import Locking
+
 /// A publisher that eventually produces a single value and then finishes or fails.
 ///
 /// The closure given to `init` runs at once; the promise it receives may be fulfilled once,

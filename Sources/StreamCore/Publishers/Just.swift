@@ -1,3 +1,5 @@
+import Locking
+
 /// A publisher that emits an output to each subscriber just once, and then finishes.
 @frozen
 public struct Just<Output>: Publisher {

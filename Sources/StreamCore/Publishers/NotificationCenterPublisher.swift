@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 extension NotificationCenter {
     /// A publisher that emits elements when broadcasting notifications.

@@ -1,3 +1,5 @@
+import Locking
+
 /// A publisher that allows for recording a series of inputs and a completion, for later
 /// playback to each subscriber.
 public struct Record<Output, Failure: Error>: Publisher {

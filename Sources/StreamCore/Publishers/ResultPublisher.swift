@@ -1,3 +1,5 @@
+import Locking
+
 extension Result {
     /// A publisher that publishes an output to each subscriber exactly once then finishes, or
     /// fails immediately without producing any elements.

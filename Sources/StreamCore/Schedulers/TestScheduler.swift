@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 
 /// A scheduler whose clock moves only when told to: time-dependent pipelines are tested on it
 /// deterministically, without sleeping.

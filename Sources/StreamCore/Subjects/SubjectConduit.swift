@@ -1,3 +1,5 @@
+import Locking
+
 /// One subscriber's subscription to a subject.
 ///
 /// Values are dropped while the subscriber has no demand (as Apple's subjects do); a

@@ -1,3 +1,5 @@
+import Locking
+
 /// The state shared by `PassthroughSubject` and `CurrentValueSubject`: subscribers, the terminal
 /// completion, the upstream subscriptions relayed into the subject and, for a current-value
 /// subject, the current value. Every field is guarded by `lock` (hence `@exclusivity(unchecked)`:

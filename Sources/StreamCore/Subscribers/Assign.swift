@@ -1,3 +1,5 @@
+import Locking
+
 extension Subscribers {
     /// A simple subscriber that assigns received elements to a property of an object.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
