@@ -1,3 +1,5 @@
+import Locking
+
 /// Hands elements to a receiver in the order they were queued, never under the queuing side's
 /// lock. Queue under your own lock (so the queue's order is your order), unlock, then call
 /// `deliverQueued()`: the thread that finds no delivery under way delivers everything queued

@@ -8,18 +8,19 @@ final class OrderedHandoffTests: XCTestCase {
         // One thread only: the receiver runs on the thread that calls deliverQueued().
         nonisolated(unsafe) var log: [String] = []
         nonisolated(unsafe) var depth = 0
-        nonisolated(unsafe) var handoff: OrderedHandoff<Int>?
-        handoff = OrderedHandoff { value in
+        final class Holder: @unchecked Sendable { var handoff: OrderedHandoff<Int>? }  // one thread
+        let holder = Holder()
+        holder.handoff = OrderedHandoff { value in
             depth += 1
             log.append("\(value) at depth \(depth)")
-            if value == 1, let handoff {
+            if value == 1, let handoff = holder.handoff {
                 handoff.enqueue(3)
                 handoff.deliverQueued()  // a delivery is under way: returns at once
                 log.append("queued 3")
             }
             depth -= 1
         }
-        let sender = handoff!
+        let sender = holder.handoff!
         sender.enqueue(1)
         sender.enqueue(2)
         XCTAssertEqual(log, [], "nothing before deliverQueued()")
@@ -30,5 +31,6 @@ final class OrderedHandoffTests: XCTestCase {
         sender.enqueue(4)
         sender.deliverQueued()
         XCTAssertEqual(log.last, "4 at depth 1", "the next delivery starts afresh")
+        holder.handoff = nil  // the receiver holds the holder
     }
 }
