@@ -58,12 +58,12 @@ let package = Package(
         ),
         // State replicas share through Redis: the Redis client and subscriber, the shared cache,
         // rate limits and flights GithubProxy uses, and fair use's session counts and token buckets.
-        .target(name: "SharedState", dependencies: ["StreamCore", "CHiredis"]),
+        .target(name: "SharedState", dependencies: ["StreamCore", "Locking", "CHiredis"]),
         // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
         .target(
             name: "GithubProxy",
             dependencies: [
-                "StreamCore", "SharedState", "CCurl",
+                "StreamCore", "Locking", "SharedState", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "FakeGithub",
             dependencies: [
-                "HTTPServer",
+                "HTTPServer", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "HTTPServer", "SharedState", "GithubProxy",
+                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Locking
 import Logging
 
 /// A fake GitHub API on loopback for tests and benchmarks: `GET /users/{login}` answers from
@@ -21,7 +22,7 @@ public final class FakeGithub: @unchecked Sendable {
     private let state: FakeGithubState
     private let search = FakeGithubSearch()
     private let server: HTTPServer
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stopped = false
 
     /// - Parameters:

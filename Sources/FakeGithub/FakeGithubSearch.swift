@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Locking
 
 /// The fake's `GET /search/users?q=…&per_page=…`: the fixture users whose login contains the
 /// query (case-insensitive), shaped like GitHub's search answer, under the `search` rate-limit
@@ -8,7 +9,7 @@ import HTTPServer
 /// 256 characters is rejected with 422, as GitHub rejects it.
 final class FakeGithubSearch: @unchecked Sendable {
     // Sendable: every mutable field is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var faults: [FakeGithubFault] = []
     private var remaining = 29
     private var queries: [String] = []

@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import Locking
 
 /// The fake's fixtures, scripts and log, shared by its request handlers (any loop thread) and
 /// the test driving it.
 final class FakeGithubState: @unchecked Sendable {
     // Sendable: every mutable field is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var users: [String: FakeGithubUser] = [:]
     private var scripts: [String: [FakeGithubFault]] = [:]
     private var persistent: [String: FakeGithubFault] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// GitHub answers kept by the rules of a private HTTP cache (RFC 9111): served without a request
 /// while fresh, revalidated with their `ETag` once stale, served stale when the upstream fails
@@ -27,7 +28,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var store: LRUStore<String, Entry>
     private let size: @Sendable (Value) -> Int
     private let now: @Sendable () -> Date

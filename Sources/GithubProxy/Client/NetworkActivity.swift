@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 @_spi(ServerSupport) import StreamCore
 
 /// The seed's `networkActivityPublisher`, with its guarantees made explicit: every `true` is
@@ -16,7 +17,7 @@ public final class NetworkActivity: @unchecked Sendable {
         fileprivate let id: UInt64
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let subject = PassthroughSubject<Bool, Never>()
     private var current: UInt64?
     private var nextID: UInt64 = 0

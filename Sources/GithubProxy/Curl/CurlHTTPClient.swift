@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -57,19 +58,10 @@ public final class CurlHTTPClient: Sendable {
     }
 
     /// Easy handles currently allocated by every client in the process (for leak checks).
-    public static var liveEasyHandles: Int { easyHandleCounter.value }
+    public static var liveEasyHandles: Int { easyHandles.load(ordering: .relaxed) }
 
-    static let easyHandleCounter = Counter()
-
-    /// A thread-safe counter.
-    final class Counter: @unchecked Sendable {
-        // Sendable: `count` is guarded by `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        var value: Int { lock.withLock { count } }
-        func increment() { lock.withLock { count += 1 } }
-        func decrement() { lock.withLock { count -= 1 } }
-    }
+    /// Easy handles alive now, in every client.
+    static let easyHandles = Atomic<Int>(0)
 }
 
 /// Cancels one transfer.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Logging
 import Metrics
 import SharedState
@@ -8,7 +9,7 @@ import SharedState
 /// unreachable Redis from a refused command.
 final class RedisFailureReport: @unchecked Sendable {
     // Sendable: `lastWarning` is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastWarning: Date?
     private let logger: Logger
 

@@ -4,6 +4,7 @@ import GithubProxy
 import HTTPServer
 import Logging
 import StreamCore
+import Synchronization
 
 /// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
 final class Service: Sendable {
@@ -126,13 +127,11 @@ final class Service: Sendable {
 }
 
 /// Whether the service is draining; read by `/readyz`.
-private final class Readiness: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
+private final class Readiness: Sendable {
+    private let value = Atomic<Bool>(false)
 
     var draining: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.load(ordering: .relaxed) }
+        set { value.store(newValue, ordering: .relaxed) }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StreamCore
+import Synchronization
 
 /// A Redis client for the state replicas share: a pool of hiredis connections, each owned by its
 /// own serial queue, so a command blocks that queue — never an event loop or the caller. A command
@@ -71,8 +72,10 @@ public final class RedisClient: Sendable {
 
     public let configuration: Configuration
     private let slots: [Slot]
-    private let next = RoundRobin()
-    private let reachability = Reachability()
+    /// The next slot to take a command without affinity, in turn.
+    private let next = Atomic<UInt>(0)
+    /// Whether Redis was reached by the last command.
+    private let reachable = Atomic<Bool>(true)
     private let onCommand: @Sendable () -> Void
     private let onFailure: @Sendable (RedisError) -> Void
 
@@ -105,7 +108,7 @@ public final class RedisClient: Sendable {
     public func run(
         _ arguments: [[UInt8]], affinity: String? = nil, completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
-        let index = affinity.map { Int(UInt(bitPattern: $0.hashValue) % UInt(slots.count)) } ?? next.take(modulo: slots.count)
+        let index = affinity.map { Int(UInt(bitPattern: $0.hashValue) % UInt(slots.count)) } ?? nextSlot()
         let slot = slots[index]
         onCommand()
         // The timeout counts from here: a command that waited its turn past it fails without
@@ -117,15 +120,20 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// The connections take commands in turn.
+    private func nextSlot() -> Int {
+        Int(next.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(slots.count))
+    }
+
     /// Whether the last command reached Redis (true until one did not; an error reply still
     /// counts as reached). For `/readyz`.
-    public var isAvailable: Bool { reachability.value }
+    public var isAvailable: Bool { reachable.load(ordering: .relaxed) }
 
     /// Records whether `result` reached Redis, and reports a failure.
     private func noted(_ result: Result<RedisReply, RedisError>) -> Result<RedisReply, RedisError> {
         switch result {
-        case .success, .failure(.server): reachability.value = true
-        case .failure(.connection), .failure(.timeout): reachability.value = false
+        case .success, .failure(.server): reachable.store(true, ordering: .relaxed)
+        case .failure(.connection), .failure(.timeout): reachable.store(false, ordering: .relaxed)
         }
         if case .failure(let error) = result { onFailure(error) }
         return result
@@ -154,7 +162,7 @@ public final class RedisClient: Sendable {
     /// Runs `arguments` and waits for the reply (for tests and start-up checks; never on an
     /// event loop).
     public func runAndWait(_ arguments: [String]) -> Result<RedisReply, RedisError> {
-        let slot = slots[next.take(modulo: slots.count)]
+        let slot = slots[nextSlot()]
         onCommand()
         return noted(slot.queue.sync { slot.connection.run(arguments.map { Array($0.utf8) }) })
     }
@@ -171,30 +179,3 @@ public final class RedisClient: Sendable {
         }
     }
 }
-
-/// Whether Redis was reached by the last command.
-private final class Reachability: @unchecked Sendable {
-    // Sendable: `reached` is guarded by `lock`.
-    private let lock = NSLock()
-    private var reached = true
-
-    var value: Bool {
-        get { lock.withLock { reached } }
-        set { lock.withLock { reached = newValue } }
-    }
-}
-
-/// A counter handing out slot indices in turn.
-private final class RoundRobin: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func take(modulo count: Int) -> Int {
-        lock.withLock {
-            defer { value &+= 1 }
-            return value % count
-        }
-    }
-}
-

@@ -1,5 +1,6 @@
 import CHiredis
 import Foundation
+import Locking
 
 /// A Redis `SUBSCRIBE` to one channel on a connection of its own, read by a thread of its own
 /// (a subscribed connection blocks until a message comes, so it can share neither the pool nor
@@ -37,7 +38,7 @@ private final class SubscriberState: @unchecked Sendable {
     // Sendable: `context`, `subscribed` and `stopped` are guarded by `lock`; the thread alone
     // reads from `context`, and frees it only with `lock` held, so `stop()` can shut its socket
     // down from another thread.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var context: UnsafeMutablePointer<redisContext>?
     private var subscribed = false
     private var stopped = false

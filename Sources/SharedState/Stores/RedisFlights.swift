@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 
 /// Cross-replica coalescing in Redis. The lead of a flight holds `<prefix>lock:<key>` (`SET NX PX`,
 /// expiring after the wait, so a crashed lead never blocks anyone for longer); the others wait
@@ -16,7 +17,7 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
     private let prefix: String
     private let channel: String
     private let replica = UUID().uuidString
-    private let lock = NSLock()
+    private let lock = Lock()
     private var waiters: [String: [UInt64: @Sendable (FlightOutcome) -> Void]] = [:]
     private var following: Set<UInt64> = []
     private var tokens: [String: String] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import SharedState
 @_spi(ServerSupport) import StreamCore
 
@@ -62,7 +63,7 @@ extension GithubClient {
 /// The function that stops one flight wait, run at most once.
 private final class StopWaiting: @unchecked Sendable {
     // Sendable: `stop` is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stop: (@Sendable () -> Void)?
 
     func set(_ stop: @escaping @Sendable () -> Void) { lock.withLock { self.stop = stop } }
@@ -81,7 +82,7 @@ private final class StopWaiting: @unchecked Sendable {
 /// (`land` at once), or when its subscriber leaves first (`abandon`). A follower's does nothing.
 final class FlightEnd: @unchecked Sendable {
     // Sendable: `landing` and `handedOver` are guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var landing: (@Sendable () -> Void)?
     private var handedOver = false
 

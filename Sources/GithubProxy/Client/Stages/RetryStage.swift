@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StreamCore
 
 extension GithubClient {
@@ -34,16 +35,9 @@ extension GithubClient {
 }
 
 /// Counts attempts of one lookup (the catch closure may run on different threads).
-private final class AttemptCounter: @unchecked Sendable {
-    // Sendable: `count` is guarded by `lock`.
-    private let lock = NSLock()
-    private var count = 0
+private final class AttemptCounter: Sendable {
+    private let count = Atomic<Int>(0)
 
     /// Returns the number of failures before this one.
-    func next() -> Int {
-        lock.withLock {
-            defer { count += 1 }
-            return count
-        }
-    }
+    func next() -> Int { count.add(1, ordering: .relaxed).oldValue }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// One GitHub rate-limit resource (`core`, `search`, …) as its responses report it. Once it is
 /// spent, or a secondary limit paused it, requests to it answer `rate_limited` at once, without
@@ -30,7 +31,7 @@ public final class RateLimitBudget: @unchecked Sendable {
     public static let secondaryPause: Duration = .seconds(60)
     public static let maxSecondaryPause: Duration = .seconds(3_600)
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var blockedUntil: Date?
     private var secondaryStreak = 0
     private let now: @Sendable () -> Date

@@ -1,10 +1,11 @@
 import Foundation
+import Locking
 
 /// GitHub's rate limits, one `RateLimitBudget` per resource named by `x-ratelimit-resource`
 /// (`core`, `search`, `graphql`, …): spending one never blocks another.
 public final class RateLimits: @unchecked Sendable {
     // Sendable: `budgets` is guarded by `lock`; each budget is thread-safe itself.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var budgets: [String: RateLimitBudget]
     private let now: @Sendable () -> Date
 

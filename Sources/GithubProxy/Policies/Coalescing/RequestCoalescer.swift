@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import StreamCore
 
 /// Shares one upstream publisher among concurrent subscribers with the same key (`share()`).
@@ -8,7 +9,7 @@ import StreamCore
 /// finished one. The upstream is cancelled only when every subscriber has cancelled.
 final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
     // Sendable: `entries` and `nextID` are guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [String: (id: UInt64, publisher: AnyPublisher<Output, Failure>)] = [:]
     private var nextID: UInt64 = 0
 

@@ -1,5 +1,7 @@
 import Foundation
+import Locking
 import StreamCore
+import Synchronization
 
 /// Waiters in arrival order. Appending and taking the first are O(1) amortised; removing a
 /// waiter that gave up scans the queue once and marks it, to be skipped when it reaches the front.
@@ -57,7 +59,7 @@ where Downstream.Input == Ticket, Downstream.Failure == Never {
     // Sendable: `state` and `downstream` are guarded by `lock`.
     private enum State { case idle, waiting(UpstreamGate.Waiter), granted, cancelled }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State.idle
     private var downstream: Downstream?
     private let gate: UpstreamGate
@@ -70,7 +72,7 @@ where Downstream.Input == Ticket, Downstream.Failure == Never {
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         // The queue keeps this subscription alive while it waits; `cancel` takes it out.
-        let waiter = UpstreamGate.Waiter(id: waiterIDs.next(), owner: self)
+        let waiter = UpstreamGate.Waiter(id: waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue, owner: self)
         let ask = lock.withLock { () -> Bool in
             guard case .idle = state else { return false }
             state = .waiting(waiter)
@@ -110,13 +112,5 @@ where Downstream.Input == Ticket, Downstream.Failure == Never {
     }
 }
 
-private let waiterIDs = IDSource()
-
 /// Unique waiter ids.
-final class IDSource: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: UInt64 = 0
-
-    func next() -> UInt64 { lock.withLock { value += 1; return value } }
-}
+private let waiterIDs = Atomic<UInt64>(0)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import StreamCore
 
 /// At most `limit` upstream requests in flight; the rest wait in arrival order. A waiting
@@ -12,7 +13,7 @@ public final class UpstreamGate: @unchecked Sendable {
     public static let maxLimit = 100
 
     public let limit: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var inFlight = 0
     private var waiters = FIFOWaiters()
     private let onWait: @Sendable (_ seconds: Double, _ queueLength: Int) -> Void
@@ -109,7 +110,7 @@ public final class UpstreamGate: @unchecked Sendable {
 /// A granted slot, given back once.
 final class Ticket: @unchecked Sendable {
     // Sendable: `released` is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var released = false
     private weak var gate: UpstreamGate?
 
