@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "StreamCore", "CZlib", "CEpoll",
+                "StreamCore", "Locking", "CZlib", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

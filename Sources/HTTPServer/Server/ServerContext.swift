@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Logging
 
 /// What every connection of one server shares: configuration, routes, the draining flag.
@@ -11,7 +12,7 @@ final class ServerContext: @unchecked Sendable {
     let logger: Logger
     let events = ServerEvents()
     let errorResponse: @Sendable (HTTPStatus, String) -> HTTPResponse
-    private let lock = NSLock()
+    private let lock = Lock()
     private var draining = false
 
     init(

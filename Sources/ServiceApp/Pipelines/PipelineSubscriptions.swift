@@ -1,11 +1,12 @@
 import Foundation
+import Locking
 import StreamCore
 
 /// The subscriptions of one pipeline instance, cancelled together when its session ends (after
 /// which nothing more is kept).
 final class PipelineSubscriptions: @unchecked Sendable {
     // Sendable: `cancellables` and `cancelled` are guarded by `lock`; cancels run outside it.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cancellables = Set<AnyCancellable>()
     private var cancelled = false
 
