@@ -67,10 +67,24 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(encoded, apples)
     }
 
-    /// The text Apple's Combine wrote for the book decodes to the recording it came from.
+    /// The text Apple's Combine wrote in the book's test (its failure type encodes itself as
+    /// `{"invalidServerResponse":null}`) decodes to the recording it came from.
     func testDecodesApplesText() throws {
-        enum Condition: Error, Codable, Equatable { case invalidServerResponse }
-        let text = #"{"recording":{"completion":{"success":false,"error":{"invalidServerResponse":{}}},"output":["one","two","three"]}}"#
+        enum Condition: Error, Codable, Equatable, CodingKey {
+            case invalidServerResponse
+            init(from decoder: Decoder) throws {
+                let container = try decoder.container(keyedBy: Condition.self)
+                guard container.contains(.invalidServerResponse) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown"))
+                }
+                self = .invalidServerResponse
+            }
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: Condition.self)
+                try container.encodeNil(forKey: self)
+            }
+        }
+        let text = #"{"recording":{"completion":{"success":false,"error":{"invalidServerResponse":null}},"output":["one","two","three"]}}"#
         let record = try JSONDecoder().decode(Record<String, Condition>.self, from: Data(text.utf8))
         XCTAssertEqual(record.recording.output, ["one", "two", "three"])
         XCTAssertEqual(record.recording.completion, .failure(.invalidServerResponse))
