@@ -6,7 +6,8 @@ CLUSTER_PACKAGES := redis-server nginx chromium
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
-.PHONY: deps run test build-tests check-warnings unit-tests cluster-test conformance schemathesis image container-test
+.PHONY: deps run demo docs test build-tests check-warnings unit-tests cluster-test conformance schemathesis \
+	image container-test tsan asan fuzz
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -20,9 +21,21 @@ deps:
 run: deps
 	swift run -c release ServiceApp
 
-# Everything: zero-warning build, every test target, the cluster tests, then the Autobahn
-# WebSocket conformance suite against the service's /ws/echo.
-test: deps check-warnings unit-tests cluster-test conformance
+# The service with the bundled fake GitHub (FakeGithubServer --demo) on loopback: every page works
+# offline, without a token; PORT, HOST and every other setting as for `make run`. scripts/demo.sh.
+demo: deps
+	@./scripts/demo.sh
+
+# Everything: zero-warning build, StreamCore's documentation, every test target, the cluster
+# tests, then the Autobahn WebSocket conformance suite against the service's /ws/echo.
+test: deps check-warnings docs unit-tests cluster-test conformance
+
+# StreamCore's API documentation and articles (DocC: Sources/StreamCore/StreamCore.docc); a
+# warning (an unresolved symbol link, say) fails. The archive lands in
+# .build/plugins/Swift-DocC/outputs/StreamCore.doccarchive;
+# `swift package --disable-sandbox preview-documentation --target StreamCore` serves it.
+docs:
+	swift package generate-documentation --target StreamCore --warnings-as-errors
 
 unit-tests:
 	swift test $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.ClusterTests
@@ -42,9 +55,26 @@ check-warnings:
 	if grep -q "error:" .build-warnings.log; then rm -f .build-warnings.log; exit 1; fi; \
 	rm -f .build-warnings.log
 
-# RFC 6455 / 7692 conformance (../shared/tools/ws-conformance: the Autobahn TestSuite's cases).
+# The safety nets (CI runs them after `make test`; docs/sanitizers.md, docs/fuzzing.md).
+# The whole suite, cluster tests included, under ThreadSanitizer in .build-tsan: the project's lock
+# becomes a pthread mutex the sanitizer sees (-DSANITIZER_VISIBLE_LOCKS); any report fails.
+tsan: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
+	@SWIFT_TEST_FLAGS="$(SWIFT_TEST_FLAGS)" ./scripts/sanitize.sh thread
+
+# The same under AddressSanitizer and LeakSanitizer, in .build-asan.
+asan: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
+	@SWIFT_TEST_FLAGS="$(SWIFT_TEST_FLAGS)" ./scripts/sanitize.sh address
+
+# Every libFuzzer target for FUZZ_SECONDS (default 60) from its committed corpus; a crash fails.
+fuzz: deps
+	@./Fuzz/smoke.sh
+
+# RFC 6455 / 7692 conformance: the Autobahn TestSuite's cases through kosoku (PyPI, in a venv under
+# .build), summarised by scripts/ws_conformance_summary.py; fails on any case not passing.
 conformance:
-	@test -x ../shared/tools/ws-conformance || { echo "../shared/tools/ws-conformance not found"; exit 1; }
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="python3-venv"
 	@swift build --product ServiceApp
 	@./scripts/conformance.sh $(CONFORMANCE_PORT)
 

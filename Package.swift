@@ -18,23 +18,28 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation` for StreamCore's DocC catalog (`make docs`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The project's one lock type: the standard library's Mutex, or a pthread mutex that
         // ThreadSanitizer can see when built with -DSANITIZER_VISIBLE_LOCKS (`make tsan`).
         .target(name: "Locking"),
         // Our Combine for Linux. Depends on Foundation and Dispatch only (and the lock above).
+        // StreamCore.docc: its DocC catalog (articles: getting started, differences from Apple's
+        // Combine, testing).
         .target(name: "StreamCore", dependencies: ["Locking"]),
 
+        // C libraries from Debian's -dev packages (`make deps` installs them). No `pkgConfig:` on
+        // purpose: hiredis's .pc file adds -D_FILE_OFFSET_BITS=64, which SwiftPM reports as a
+        // "prohibited flag" warning on every build; the headers are on the compiler's default
+        // paths (/usr/include, /usr/include/x86_64-linux-gnu) and each module map links its library.
         // zlib, for gzip responses and WebSocket permessage-deflate.
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // epoll and eventfd (Linux headers Swift's Glibc module leaves out), for the server's loops.
         .systemLibrary(name: "CEpoll"),
-        // HTTP/1.1 + WebSocket server on our own epoll event loops.
+        // HTTP/1.1 + WebSocket (RFC 6455, permessage-deflate) server: nonblocking sockets on our
+        // own epoll event loops (one per core), zlib for compression; no SwiftNIO.
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -45,21 +50,14 @@ let package = Package(
         ),
 
         // libcurl, for the upstream HTTP client.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hiredis, Redis's own C client, for the state replicas share (issue #13).
-        .systemLibrary(
-            name: "CHiredis",
-            pkgConfig: "hiredis",
-            providers: [.apt(["libhiredis-dev"])]
-        ),
-        // State replicas share through Redis: the Redis client and subscriber, the shared cache,
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // State replicas share through Redis: the hiredis client and subscriber, the shared cache,
         // rate limits and flights GithubProxy uses, and fair use's session counts and token buckets.
         .target(name: "SharedState", dependencies: ["StreamCore", "Locking", "CHiredis"]),
-        // The libcurl (multi) dataTask publisher, the GitHub client and the lookup.
+        // The libcurl (multi) dataTask publisher, the GitHub client and the lookup (cache, rate
+        // limits, concurrency gate, retry, coalescing).
         .target(
             name: "GithubProxy",
             dependencies: [
@@ -78,8 +76,9 @@ let package = Package(
             ]
         ),
 
-        // The service: configuration, routes, pipelines, the browser pages. A library, so that
-        // the tests, the fuzzers (Fuzz/) and the benchmarks reach the same code as the executable.
+        // The service: configuration, routes, fair use, the pipelines, the pages. A library, so
+        // that the tests, the fuzzers (Fuzz/) and the benchmarks reach the same code as the
+        // executable (ServiceAppMain).
         .target(
             name: "ServiceApp",
             dependencies: [
@@ -108,8 +107,12 @@ let package = Package(
             name: "GithubProxyTests",
             dependencies: ["GithubProxy", "SharedState", "StreamCore", "FakeGithub", "HTTPTestSupport"]
         ),
-        // FakeGithub as a standalone process (`--port`), for scripts/schemathesis.sh.
-        .executableTarget(name: "FakeGithubServer", dependencies: ["FakeGithub"]),
+        // FakeGithub as a standalone process (`--port`, `--demo`, `--help`), for `make demo`,
+        // scripts/schemathesis.sh and scripts/container-test.sh.
+        .executableTarget(
+            name: "FakeGithubServer",
+            dependencies: ["FakeGithub", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
 
         .testTarget(
             name: "ServiceAppTests",

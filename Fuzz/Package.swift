@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the HTTPServer codecs. Not part of the main package or CI: build and
-// run with `Fuzz/run.sh TARGET [RUNS]` (see docs/fuzzing.md).
+// libFuzzer targets for the HTTPServer codecs and the service's parsers. A package of its own
+// (built with -sanitize=fuzzer,address): `Fuzz/run.sh TARGET [RUNS]` fuzzes one target,
+// `Fuzz/smoke.sh` runs every target for a bounded time, as CI does (see docs/fuzzing.md).
 import Foundation
 import PackageDescription
 
@@ -21,6 +22,16 @@ let package = Package(
         .executableTarget(
             name: "FuzzWebSocketReader",
             dependencies: ["CFuzzerDriver", .product(name: "HTTPServer", package: rootName)]
+        ),
+        // The service's own parsers (built with -enable-testing, so `@testable import` reaches
+        // their internal types): the pipelines' client frames and the config file.
+        .executableTarget(
+            name: "FuzzClientFrames",
+            dependencies: ["CFuzzerDriver", .product(name: "ServiceAppLibrary", package: rootName)]
+        ),
+        .executableTarget(
+            name: "FuzzConfigFile",
+            dependencies: ["CFuzzerDriver", .product(name: "ServiceAppLibrary", package: rootName)]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET [RUNS] [libFuzzer flags...]
 #
-# TARGET is FuzzHTTPParser or FuzzWebSocketReader; RUNS defaults to 10000000 (-runs=-1 fuzzes
+# TARGET is FuzzHTTPParser, FuzzWebSocketReader, FuzzClientFrames or FuzzConfigFile; RUNS defaults to 10000000 (-runs=-1 fuzzes
 # until stopped). The committed seeds in Fuzz/corpus/TARGET/ are copied into the working
 # corpus Fuzz/corpus-TARGET/ (generated, not committed), which grows across runs; crashes are
 # written to Fuzz/artifacts/. Extra flags go to libFuzzer (e.g. -fork=2, -max_total_time=600).
@@ -11,14 +11,15 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-target="${1:?usage: Fuzz/run.sh FuzzHTTPParser|FuzzWebSocketReader [RUNS] [libFuzzer flags...]}"
+target="${1:?usage: Fuzz/run.sh TARGET [RUNS] [libFuzzer flags...]}"
 runs="${2:-10000000}"
 shift $(( $# >= 2 ? 2 : 1 ))
 
-case "$target" in
-  FuzzHTTPParser|FuzzWebSocketReader) ;;
-  *) echo "unknown target: $target" >&2; exit 2 ;;
-esac
+targets=$(cd "$here/Sources" && ls -d Fuzz*)
+if ! grep -qx "$target" <<<"$targets"; then
+  echo "unknown target: $target (one of: $(echo $targets))" >&2
+  exit 2
+fi
 
 # SwiftPM names the root package after its folder; a checkout folder named like this package
 # ("fuzz") makes the two identities clash.
@@ -29,10 +30,9 @@ if [ "${root_name,,}" = "fuzz" ]; then
 fi
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  swift build -c release --package-path "$here" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+  "$here/build.sh"
 fi
-bin="$(swift build -c release --package-path "$here" --show-bin-path)/$target"
+bin="$("$here/build.sh" --show-bin-path)/$target"
 
 corpus="$here/corpus-$target"
 mkdir -p "$corpus" "$here/artifacts"

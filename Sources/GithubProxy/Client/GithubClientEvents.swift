@@ -1,3 +1,4 @@
+import StreamCore
 
 /// Hooks for what the client does, for metrics and logs. Every closure may be called from any
 /// thread.
@@ -39,4 +40,17 @@ public struct GithubClientEvents: Sendable {
     func served(_ source: CachedAnswer<GithubUser>.Source) { onServedFromCache(source) }
 
     func paused(resource: String, pause: RateLimitBudget.Pause) { onPause(resource, pause.kind, pause.seconds) }
+}
+
+extension Publisher where Failure == GithubError {
+    /// Reports one upstream request's outcome to `events`: `ok` when its answer comes through —
+    /// not at completion, which a caller that takes the first answer and cancels (REST's
+    /// `first()`) never lets through — and a failure's outcome when it fails.
+    func reportingOutcome(to events: GithubClientEvents, since started: ContinuousClock.Instant) -> Publishers.HandleEvents<Self> {
+        handleEvents(
+            receiveOutput: { _ in events.requested(outcome: "ok", since: started) },
+            receiveCompletion: { completion in
+                if case .failure = completion { events.requested(outcome: completion.outcome, since: started) }
+            })
+    }
 }

@@ -24,28 +24,36 @@ struct SettingReader: Sendable {
         }
     }
 
-    private func lookup(_ key: ConfigKey) -> (Raw, ConfigSource)? {
+    /// Every value given for `key`, the one that wins first: flag, environment variable, file.
+    private func lookup(_ key: ConfigKey) -> [(Raw, ConfigSource)] {
+        var found: [(Raw, ConfigSource)] = []
         if let flag = key.flag, let value = flags[key] {
-            return (.text(value), .flag(flag))
+            found.append((.text(value), .flag(flag)))
         }
         if let name = key.environmentVariable, let value = environment[name], !value.isEmpty {
-            return (.text(value), .environment(name))
+            found.append((.text(value), .environment(name)))
         }
         if let file, let value = file.values[key] {
-            return (.json(value), .file(path: file.path, key: key.rawValue))
+            found.append((.json(value), .file(path: file.path, key: key.rawValue)))
         }
-        return nil
+        return found
     }
 
     /// Looks `key` up and converts it with `convert`; `nil` from `convert` is an error with `reason`.
+    /// Every value given is checked, also one that a source of higher precedence overrides: a
+    /// wrong `{"port": "8080"}` in the file is an error whether or not `--port` is given.
     private func read<Value>(
         _ key: ConfigKey, default defaultValue: Value, reason: String, _ convert: (Raw) -> Value?
     ) throws(ConfigError) -> Value {
-        guard let (raw, source) = lookup(key) else { return defaultValue }
-        guard let value = convert(raw) else {
-            throw .invalidValue(value: key.isSecret ? "(not shown: it may hold a password)" : raw.shown, source: source, reason: reason)
+        var winner: Value?
+        for (raw, source) in lookup(key) {
+            guard let value = convert(raw) else {
+                throw .invalidValue(
+                    value: key.isSecret ? "(not shown: it may hold a password)" : raw.shown, source: source, reason: reason)
+            }
+            if winner == nil { winner = value }
         }
-        return value
+        return winner ?? defaultValue
     }
 
     /// An integer in `range`.

@@ -30,7 +30,7 @@ enum OpenAPIDocument {
         {
             "title": "Combine pipelines over WebSockets",
             "version": "1.0.0",
-            "description": "The \"Using Combine\" GitHub-username pipeline, served over HTTP and WebSockets. Unknown paths answer 404 and other methods than the ones listed 405 with an Allow header, both with an Error body. Responses honour Accept-Encoding: gzip; HTTP/1.1 keep-alive and pipelining work. The WebSocket protocol of /ws (input frames, hello/activity/result/error events) is described in PROTOCOL.md."
+            "description": "The \"Using Combine\" GitHub-username pipeline, served over HTTP and WebSockets. Unknown paths answer 404 and other methods than the ones listed 405 with an Allow header, both with an Error body. Responses honour Accept-Encoding: gzip; HTTP/1.1 keep-alive and pipelining work. The WebSocket protocol of /ws (input frames, hello/activity/result/error events) is described in /asyncapi.json and in the repository's docs/protocol.md."
           }
         """#
 

@@ -161,6 +161,37 @@ final class ConfigErrorTests: XCTestCase {
         else { return XCTFail() }
     }
 
+    func testBadFileValueIsAnErrorEvenWhenAFlagOrVariableOverridesIt() {
+        // The README walk-through: `{"port": "8080"}` with `--port 9000` used to start on 9000.
+        XCTAssertEqual(
+            FakeFiles.error(file: #"{"port": "8080"}"#, flags: [.port: "9000"]),
+            .invalidValue(value: "\"8080\"", source: .file(path: path, key: "port"), reason: "must be an integer in 0...65535"))
+        XCTAssertEqual(
+            FakeFiles.error(file: #"{"throttleMs": 99999}"#, flags: [.throttleMs: "100"], environment: ["THROTTLE_MS": "200"]),
+            .invalidValue(value: "99999", source: .file(path: path, key: "throttleMs"), reason: "must be an integer in 0...60000"))
+        XCTAssertEqual(
+            FakeFiles.error(file: #"{"host": 7}"#, environment: ["HOST": "127.0.0.1"]),
+            .invalidValue(value: "7", source: .file(path: path, key: "host"), reason: "must be a host name or IP address"))
+        // An overridden environment variable is checked too.
+        XCTAssertEqual(
+            FakeFiles.error(flags: [.port: "9000"], environment: ["PORT": "http"]),
+            .invalidValue(value: "\"http\"", source: .environment("PORT"), reason: "must be an integer in 0...65535"))
+        // Valid everywhere: the flag still wins.
+        XCTAssertEqual(try FakeFiles.resolve(file: #"{"port": 1111}"#, flags: [.port: "3333"], environment: ["PORT": "2222"]).port, 3333)
+    }
+
+    func testCommandRejectsAnOverriddenBadFileValueWithExitStatus2() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("service.json")
+        try Data(#"{"port": "8080"}"#.utf8).write(to: file)
+        let command = try ServiceCommand.parse(["--config", file.path, "--port", "9000"])
+        XCTAssertThrowsError(try command.resolvedConfig(resolver: command.resolver(environment: [:]))) {
+            XCTAssertEqual(($0 as? ExitCode)?.rawValue, 2)
+        }
+    }
+
     func testCommandTurnsConfigErrorsIntoExitStatus2() throws {
         let command = try ServiceCommand.parse(["--port", "99999"])
         XCTAssertThrowsError(try command.resolvedConfig(resolver: command.resolver(environment: [:]))) {

@@ -174,6 +174,34 @@ final class RESTEndpointTests: EndToEndTestCase {
         }
     }
 
+    func testEveryUpstreamRequestIsCountedByOutcome() throws {
+        // The README walk-through: three REST 200s and a 404 on a fresh instance showed no `ok`
+        // line (REST takes the first answer and cancels before the request's completion).
+        try startFastRetries()
+        let before = try upstreamRequestsByOutcome()
+        for login in ["heckj", "heck", "hec"] {
+            XCTAssertEqual(try get("/api/users/\(login)").status, 200, login)
+        }
+        XCTAssertEqual(try get("/api/users/nobody-here").status, 404)
+        _ = try get("/api/users/heckj")  // a fresh cache hit: no request
+        let after = try upstreamRequestsByOutcome()
+        XCTAssertEqual(after["ok", default: 0] - before["ok", default: 0], 3, "\(after)")
+        XCTAssertEqual(after["not_found", default: 0] - before["not_found", default: 0], 1, "\(after)")
+    }
+
+    /// `github_upstream_requests_total{outcome="…"} N` from `/metrics` (the registry is shared by
+    /// every service in the test process, hence the differences above).
+    private func upstreamRequestsByOutcome() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let prefix = #"github_upstream_requests_total{outcome=""#
+        for line in try get("/metrics").text.split(separator: "\n") where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            guard let quote = rest.firstIndex(of: "\""), let value = Int(rest.split(separator: " ").last ?? "") else { continue }
+            counts[String(rest[..<quote])] = value
+        }
+        return counts
+    }
+
     func testOpenAPIDocumentParses() throws {
         try startFastRetries()
         let response = try get("/openapi.json")

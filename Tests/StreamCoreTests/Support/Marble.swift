@@ -10,10 +10,10 @@ import XCTest
 ///
 /// ```swift
 /// assertMarbles(
-///     input:    "ab-c---|",
-///     expected: "-b--c--|",
+///     input:    "abc---d----",
+///     expected: "----c---d",
 ///     tick: .milliseconds(100)
-/// ) { upstream, scheduler in upstream.debounce(for: .milliseconds(150), scheduler: scheduler) }
+/// ) { upstream, scheduler in upstream.debounce(for: .milliseconds(200), scheduler: scheduler).eraseToAnyPublisher() }
 /// ```
 enum Marble {
     enum Event: Equatable {

@@ -31,16 +31,14 @@ extension GithubClient {
     }
 
     /// The transfer stage: the request through libcurl, its answer read by `upstream.answer`,
-    /// and its outcome and duration for metrics.
+    /// and its outcome and duration for metrics (`ok` when the answer comes through).
     func transfer<Value>(_ upstream: UpstreamRequest<Value>) -> AnyPublisher<Value, GithubError> {
         let started = ContinuousClock.now
         return http.dataTaskPublisher(for: upstream.request)
             .mapError(GithubError.init(urlError:))
             .tryMap { data, response in try upstream.answer(data, response) }
             .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
-            .handleEvents(receiveCompletion: { [events] completion in
-                events.requested(outcome: completion.outcome, since: started)
-            })
+            .reportingOutcome(to: events, since: started)
             .eraseToAnyPublisher()
     }
 

@@ -1,0 +1,65 @@
+import HTTPTestSupport
+import FakeGithub
+import Foundation
+import XCTest
+
+@testable import ServiceApp
+
+/// `make demo`'s GitHub (`FakeGithubServer --demo`) behind the service: each demo login gives
+/// what `FakeGithubServer --help`, the README and docs/protocol.md promise; the binary answers
+/// `--help`.
+final class DemoTests: EndToEndTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        FakeGithubDemo.install(on: fake)
+    }
+
+    private func status(_ login: String) throws -> (Int, String) {
+        let response = try get("/api/users/\(login)")
+        return (response.status, response.text)
+    }
+
+    func testEveryDemoLoginAnswersAsDocumented() throws {
+        try startService { $0.retry.baseDelay = .milliseconds(5) }
+        XCTAssertEqual(try status("heckj").0, 200)
+        let made = try status("someone-else")
+        XCTAssertEqual(made.0, 200, made.1)
+        XCTAssertTrue(made.1.contains(#""login":"someone-else""#), made.1)
+        XCTAssertEqual(try status("ghost").0, 404)
+        let down = try status("down")
+        XCTAssertEqual(down.0, 502, down.1)
+        XCTAssertEqual(fake.requestCount(for: "down"), 3, "three attempts")
+        XCTAssertEqual(try status("garbled").0, 502)
+        let flaky = try status("flaky")
+        XCTAssertEqual(flaky.0, 200, flaky.1)
+        XCTAssertEqual(fake.requestCount(for: "flaky"), 3, "two 503s, then the user")
+        let limited = try get("/api/users/limited")
+        XCTAssertEqual(limited.status, 429, limited.text)
+        XCTAssertNotNil(limited.header("Retry-After"))
+        XCTAssertEqual(Set(FakeGithubDemo.logins.map(\.login)), ["slowpoke", "flaky", "down", "garbled", "ghost", "limited"])
+    }
+
+    func testSlowpokeIsSlowAndTheSearchFindsTheDemoLogins() throws {
+        try startService()
+        let started = Date()
+        XCTAssertEqual(try status("slowpoke").0, 200)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 2.9, "answered after 3 s")
+        let client = try connect("/ws/search")
+        try client.input("o")
+        let search = try client.waitFor { $0.type == "search" && $0.query == "o" }
+        XCTAssertEqual(search.items?.map(\.login), ["slowpoke", "down"], search.raw)
+    }
+
+    func testFakeGithubServerAnswersHelp() throws {
+        guard let binary = ChildProcess.builtProduct("FakeGithubServer") else {
+            let message = "the FakeGithubServer binary is not built (swift build --product FakeGithubServer)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail(message) }
+            throw XCTSkip(message)
+        }
+        let child = try ChildProcess(binary, ["--help"])
+        XCTAssertEqual(child.waitForExit(timeout: 10), 0, child.output)
+        for text in ["USAGE: FakeGithubServer", "--port", "--any-login", "--demo", "slowpoke", "limited"] {
+            XCTAssertTrue(child.output.contains(text), "\(text) missing from --help:\n\(child.output)")
+        }
+    }
+}
