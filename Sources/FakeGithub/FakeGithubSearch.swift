@@ -27,11 +27,11 @@ final class FakeGithubSearch: @unchecked Sendable {
 
     func clearLog() { lock.withLock { queries = [] } }
 
-    /// Answers a search among `users`, after `holdMilliseconds` (a `.delay` fault).
-    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, holdMilliseconds: Int) {
+    /// Answers a search among `users`, after `hold` (a `.delay` fault).
+    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, hold: Duration) {
         let (response, fault) = answer(request, users: users)
-        if case .delay(let milliseconds)? = fault { return (response, max(0, milliseconds)) }
-        return (response, 0)
+        if case .delay(let delay)? = fault { return (response, max(.zero, delay)) }
+        return (response, .zero)
     }
 
     private func answer(_ request: HTTPRequest, users: [FakeGithubUser]) -> (HTTPResponse, FakeGithubFault?) {

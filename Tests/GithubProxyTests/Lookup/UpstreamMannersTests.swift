@@ -142,7 +142,7 @@ final class UpstreamMannersTests: FakeGithubTestCase {
 
     func testAtMostMaxConcurrentRequestsAndACancelledWaiterNeverReachesGithub() throws {
         fake.answersAnyLogin = true
-        fake.defaultFault = .delay(milliseconds: 300)
+        fake.defaultFault = .delay(.milliseconds(300))
         let gate = UpstreamGate(limit: 2)
         let client = makeClient(cache: cache(), gate: gate)
         let results = Box<[LookupResult]>([])

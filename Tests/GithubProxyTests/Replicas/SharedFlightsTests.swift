@@ -41,7 +41,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
     // margin is for a loaded 2-core machine; the claims take milliseconds).
     func testOneLoginAskedOnThreeReplicasAtOnceIsOneRequest() {
         let replicas = [replica(), replica(), replica()]
-        fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "heckj")
         let results = lookupAtOnce("heckj", with: replicas)
         XCTAssertEqual(results.map { $0?.status }, [.found, .found, .found])
         XCTAssertEqual(results.map { $0?.users.first?.publicRepos }, [69, 69, 69])
@@ -52,7 +52,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
     func testOnlyTheReplicaThatFetchesChargesItsClient() {
         let replicas = [replica(), replica()]
         let quotas = [CountingQuota(), CountingQuota()]
-        fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "heckj")
         XCTAssertEqual(lookupAtOnce("heckj", with: replicas, quotas: quotas).map { $0?.status }, [.found, .found])
         XCTAssertEqual(fake.requestCount(for: "heckj"), 1)
         XCTAssertEqual(quotas.map(\.charged).sorted(), [0, 1], "joining another replica's request is free, as joining one here is")
@@ -60,14 +60,14 @@ final class SharedFlightsTests: RedisReplicaTestCase {
 
     func testANotFoundLandsForEveryoneToo() {
         let replicas = [replica(), replica()]
-        fake.setFault(.delay(milliseconds: 1_500), for: "nobody-here")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "nobody-here")
         XCTAssertEqual(lookupAtOnce("nobody-here", with: replicas).map { $0?.status }, [.notFound, .notFound])
         XCTAssertEqual(fake.requestCount(for: "nobody-here"), 1)
     }
 
     func testWhenTheLeadIsCancelledTheOthersFetchAtOnce() {
         let a = replica(), b = replica()
-        fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "heckj")
         let leading = a.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("A was cancelled") }
         XCTAssertTrue(waitUntil { self.fake.requestCount(for: "heckj") == 1 }, "A leads")
         let result = Box<LookupResult?>(nil)
@@ -87,7 +87,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
 
     func testAfterALeadLeavesTheFollowersElectANewOneInsteadOfAllFetching() {
         let a = replica(), b = replica(), c = replica()
-        fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "heckj")
         let leading = a.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("A was cancelled") }
         XCTAssertTrue(waitUntil { self.fake.requestCount(for: "heckj") == 1 }, "A leads")
         let results = Box<[LookupResult]>([])
@@ -131,7 +131,7 @@ final class SharedFlightsTests: RedisReplicaTestCase {
         try redis.start()
         XCTAssertTrue(waitUntil(timeout: 10) { replicas.allSatisfy { ($0.replicas.flights as? RedisFlights)?.isSubscribed == true } }, "the replicas listen again")
         fake.answersAnyLogin = true
-        fake.setFault(.delay(milliseconds: 1_500), for: "someone-else")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "someone-else")
         XCTAssertEqual(lookupAtOnce("someone-else", with: replicas).map { $0?.status }, [.found, .found])
         XCTAssertEqual(fake.requestCount(for: "someone-else"), 1, "one request again")
     }

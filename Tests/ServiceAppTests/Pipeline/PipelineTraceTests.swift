@@ -114,7 +114,7 @@ final class PipelineTraceTests: XCTestCase {
     /// lane shows the superseded request's subscription and its cancel (no value, no
     /// completion), and the fake sees that request's connection closed long before its answer.
     func testASupersededLookupShowsItsCancel() throws {
-        fake.setFault(.delay(milliseconds: 3_000), for: "hec")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "hec")
         let session = Session(baseURL: baseURL, tracing: true)
         defer { session.pipeline.cancel() }
         let started = Date()

@@ -71,7 +71,7 @@ final class SearchPipelineTests: XCTestCase {
     }
 
     func testRefreshWhileASearchIsInFlightSupersedesItAndRefreshingStillEnds() {
-        fake.scriptSearch(.delay(milliseconds: 5_000))
+        fake.scriptSearch(.delay(.milliseconds(5_000)))
         send(.input("heck"))
         scheduler.advance(by: .milliseconds(300))
         let deadline = Date().addingTimeInterval(10)
