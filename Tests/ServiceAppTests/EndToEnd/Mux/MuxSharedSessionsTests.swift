@@ -2,6 +2,7 @@ import FakeGithub
 import Foundation
 import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 @testable import ServiceApp
