@@ -1,4 +1,5 @@
 import GithubProxy
+import SharedState
 
 extension ConfigResolver {
     /// The `"http"` group.
@@ -59,6 +60,16 @@ extension ConfigResolver {
             perPage: try reader.integer(.searchPerPage, default: defaults.perPage, in: 1...100))
     }
 
+    /// The `"mux"` group: the limits of `/ws/pipelines`.
+    static func muxSettings(
+        _ reader: SettingReader, _ defaults: MuxStateMachine.Settings
+    ) throws(ConfigError) -> MuxStateMachine.Settings {
+        var settings = defaults
+        settings.maxSubscriptions = try reader.integer(.muxMaxSubscriptions, default: defaults.maxSubscriptions, in: 1...10_000)
+        settings.maxPendingEvents = try reader.integer(.muxMaxPendingEvents, default: defaults.maxPendingEvents, in: 1...1_000_000)
+        return settings
+    }
+
     /// `trustedProxies`, `allowedOrigins` and the `"limits"` group.
     static func fairUseSettings(
         _ reader: SettingReader, _ defaults: ServiceConfig.FairUseSettings
@@ -88,7 +99,7 @@ extension ConfigResolver {
         let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
                                        reason: "must be redis://[[user]:password@]host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
-            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeoutMilliseconds: timeout) else {
+            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeout: .milliseconds(timeout)) else {
                 return nil
             }
             return .some(configuration)

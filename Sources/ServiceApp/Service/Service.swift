@@ -4,6 +4,7 @@ import GithubProxy
 import HTTPServer
 import Logging
 import StreamCore
+import Synchronization
 
 /// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
 final class Service: Sendable {
@@ -28,8 +29,7 @@ final class Service: Sendable {
         let metrics = ServiceMetrics()
         self.metrics = metrics
         let http = CurlHTTPClient(configuration: .init(
-            connectTimeoutMilliseconds: Int(config.upstream.connect.wholeMilliseconds),
-            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
+            connectTimeout: config.upstream.connect, requestTimeout: config.upstream.request,
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
         self.http = http
@@ -39,16 +39,15 @@ final class Service: Sendable {
             configuration: .init(
                 baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
                 retry: GithubProxy.RetryPolicy(
-                    maxRetries: config.retry.maxRetries, baseDelayMilliseconds: Int(config.retry.baseDelay.wholeMilliseconds)
+                    maxRetries: config.retry.maxRetries, baseDelay: config.retry.baseDelay
                 ),
-                minLength: config.minLength
+                minLength: config.minLength, flightWait: sharing?.flightWait ?? .seconds(5)
             ),
             http: http, scheduler: scheduler,
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
-            sharedCache: sharing?.cache, sharedRateLimits: sharing?.rateLimits,
-            sharedFlights: sharing?.flights, flightWait: sharing?.flightWait ?? 5,
+            replicas: GithubClient.ReplicaStores(cache: sharing?.cache, rateLimits: sharing?.rateLimits, flights: sharing?.flights),
             events: metrics.githubEvents
         )
         self.client = client
@@ -69,7 +68,13 @@ final class Service: Sendable {
         }
         let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
         for pipeline in PipelineDescriptor.all {
-            server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in pipeline.attach(session, context) }
+            server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in
+                PipelineSession.attach(session, to: pipeline, context: context)
+            }
+        }
+        let mux = MuxMetrics()
+        server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
+            PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
@@ -113,7 +118,7 @@ final class Service: Sendable {
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })
         router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
-        router.get("/healthz", immediate: { _ in JSONResponse.make(.ok, ["status": "ok"]) })
+        router.get("/healthz", static: JSONResponse.make(.ok, ["status": "ok"]))
         // With Redis configured, the body says whether it is reachable; unreachable is still
         // ready (the replica carries on with its own state), never an outage.
         router.get("/readyz", immediate: { _ in
@@ -138,13 +143,11 @@ final class Service: Sendable {
 }
 
 /// Whether the service is draining; read by `/readyz`.
-private final class Readiness: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
+private final class Readiness: Sendable {
+    private let value = Atomic<Bool>(false)
 
     var draining: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.load(ordering: .relaxed) }
+        set { value.store(newValue, ordering: .relaxed) }
     }
 }

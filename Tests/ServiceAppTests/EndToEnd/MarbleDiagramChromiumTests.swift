@@ -105,7 +105,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
-        fake.script("heck", .delay(milliseconds: 3_000))
+        fake.script("heck", .delay(.milliseconds(3_000)))
         let report = try driver(Self.desktop(height: 770)).run(
             page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
@@ -113,7 +113,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageOnAPhone() throws {
         try startService()
-        fake.script("heck", .delay(milliseconds: 3_000))
+        fake.script("heck", .delay(.milliseconds(3_000)))
         let report = try driver(.phone).run(
             page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user-phone.png")
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
@@ -123,7 +123,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// cancel in the search lane); more typing and another refresh.
     func testSearchPageDrawsEveryStage() throws {
         try startService()
-        fake.scriptSearch(.delay(milliseconds: 3_000))
+        fake.scriptSearch(.delay(.milliseconds(3_000)))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
         let report = try driver(Self.desktop(height: 900)).run(

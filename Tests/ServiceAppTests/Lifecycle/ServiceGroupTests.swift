@@ -21,7 +21,7 @@ final class ServiceGroupTests: XCTestCase {
         config.githubAPIURL = fakeURL
         config.drainTimeout = .seconds(3)
         // A Redis URL nothing listens on: the subscriber runs (and retries) all the same.
-        config.redis.client = .init(host: "127.0.0.1", port: Int(try unusedLoopbackPort()), database: 0, poolSize: 1, timeoutMilliseconds: 50)
+        config.redis.client = .init(host: "127.0.0.1", port: Int(try unusedLoopbackPort()), database: 0, poolSize: 1, timeout: .milliseconds(50))
         let records = LogRecords()
         let logger = Logger(label: "group") { _ in RecordingLogHandler(records: records) }
         let service = Service(config: config, logger: logger)

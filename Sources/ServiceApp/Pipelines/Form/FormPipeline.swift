@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import StreamCore
 
 /// The seed's FormViewController / the book's ReactiveFormModel, for one `/ws/form` session.
@@ -22,7 +23,7 @@ final class FormPipeline: @unchecked Sendable {
     let value1 = CurrentValueSubject<String, Never>("")
     let value2 = CurrentValueSubject<String, Never>("")
     let value2Repeat = CurrentValueSubject<String, Never>("")
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The values `readyToSubmit` last saw valid, or nil while it is false.
     private var ready: (value1: String, value2: String)?
     private let subscriptions = PipelineSubscriptions()
@@ -30,7 +31,7 @@ final class FormPipeline: @unchecked Sendable {
     /// Builds the pipeline; `write` receives the start state at once, then each change. With
     /// `tracing` (`?trace=1`), every stage reports its events, stamped on that scheduler.
     init(tracing: (tracer: PipelineTracer, scheduler: AnySchedulerOf<DispatchQueue>)? = nil, write: @escaping @Sendable (FormEvent) -> Void) {
-        var cancellables = Set<AnyCancellable>()
+        var cancellables: [AnyCancellable] = []
         // The validation events and readyToSubmit each subscribe to the validated values; only
         // readyToSubmit's path is traced, so each stage's events appear once in a trace.
         let untraced = (tracer: PipelineTracer?.none, scheduler: tracing?.scheduler ?? DispatchQueue.global().eraseToAnyScheduler())

@@ -86,6 +86,22 @@ class EndToEndTestCase: XCTestCase {
         return try client.request("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n\(headers)Connection: close\r\n\r\n")
     }
 
+    /// The value of an unlabelled metric in `/metrics` (0 when absent).
+    func metric(_ name: String) throws -> Double {
+        let text = try get("/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
+    /// Waits until the process-wide `/ws/pipelines` gauges are back to 0: an earlier test's
+    /// connections are torn down on their own queues a moment after its service stopped.
+    func waitForIdleMultiplexers(file: StaticString = #filePath, line: UInt = #line) {
+        let idle = waitUntil(timeout: 5) {
+            (try? self.metric("mux_subscriptions")) == 0 && (try? self.metric("mux_events_held")) == 0
+        }
+        XCTAssertTrue(idle, "an earlier test's subscriptions never ended", file: file, line: line)
+    }
+
     // MARK: Virtual time
 
     /// Types `value` after a pause longer than the throttle window: sends it, waits until the
