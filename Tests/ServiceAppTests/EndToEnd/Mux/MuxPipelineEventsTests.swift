@@ -48,8 +48,14 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
 
     func testGithubUserSubscriptionSendsTheEventsOfWS() throws {
         try startVirtualService { $0.cache.capacity = 0 }
+        // A found user's activity:false follows its result (a failing lookup's comes before it,
+        // the seed's order): wait for the last event of each step, so the next step's events
+        // cannot overtake it on one side only.
+        let found: Set = ["hec", "heckj", "heck"]
         let steps = ["h", "hec", "heckj", "nobody", "-bad", "heck"].map { value in
-            Step(message: ["type": "input", "value": value as Any], advance: 600, until: { $0.isResult && $0.query == value })
+            Step(message: ["type": "input", "value": value as Any], advance: 600, until: { event in
+                found.contains(value) ? event.type == "activity" && event.active == false : event.isResult && event.query == value
+            })
         }
         try assertSameEvents(.githubUser, steps)
         XCTAssertEqual(fake.requestCount(for: "heckj"), 2, "one lookup per session")
@@ -58,8 +64,10 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
     func testSearchSubscriptionSendsTheEventsOfWSSearch() throws {
         try startVirtualService { $0.cache.capacity = 0 }
         let steps = [
-            Step(message: ["type": "input", "value": "heck"], advance: 400, until: { $0.type == "search" && $0.query == "heck" }),
-            Step(message: ["type": "refresh"], advance: 400, until: { $0.type == "search" && $0.query == "heck" }),
+            // A search's activity:false follows its result (both on the upstream's thread): wait
+            // for it, so the next step's events cannot land before it on one side only.
+            Step(message: ["type": "input", "value": "heck"], advance: 400, until: { $0.type == "activity" && $0.active == false }),
+            Step(message: ["type": "refresh"], advance: 400, until: { $0.type == "activity" && $0.active == false }),
             Step(message: ["type": "input", "value": "   "], advance: 400, until: { $0.type == "search" && $0.status == "empty" }),
             Step(message: ["type": "nope"]),
         ]
