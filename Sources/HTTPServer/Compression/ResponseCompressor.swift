@@ -18,11 +18,7 @@ public final class ResponseCompressor {
 
     /// `response`, gzipped if eligible and the client (its `Accept-Encoding` value) accepts gzip.
     public func compress(_ response: HTTPResponse, acceptEncoding: String?) -> HTTPResponse {
-        guard case .bytes(let body) = response.body, body.count >= minimumBytes,
-              response.status.code >= 200, response.status.code != 204, response.status.code != 304,
-              response.headers["Content-Encoding"] == nil,
-              let type = response.headers["Content-Type"], Self.isCompressible(contentType: type)
-        else { return response }
+        guard isEligible(response), case .bytes(let body) = response.body else { return response }
         var result = response
         if !result.headers.contains("Vary", token: "accept-encoding") && !result.headers.contains("Vary", token: "*") {
             result.headers.add("Vary", "Accept-Encoding")
@@ -42,8 +38,19 @@ public final class ResponseCompressor {
         return result
     }
 
+    /// Whether compression applies to `response` at all (see the type's description).
+    public func isEligible(_ response: HTTPResponse) -> Bool {
+        guard case .bytes(let body) = response.body, body.count >= minimumBytes,
+              response.status.code >= 200, response.status.code != 204, response.status.code != 304,
+              response.headers["Content-Encoding"] == nil,
+              let type = response.headers["Content-Type"], Self.isCompressible(contentType: type)
+        else { return false }
+        return true
+    }
+
     /// Convenience: compresses for `request`'s `Accept-Encoding`.
     public func compress(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard isEligible(response) else { return response }
         let values = request.headers.values(for: "Accept-Encoding")
         return compress(response, acceptEncoding: values.isEmpty ? nil : values.joined(separator: ", "))
     }

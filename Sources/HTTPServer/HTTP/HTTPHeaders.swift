@@ -32,9 +32,36 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }.filter { !$0.isEmpty }
     }
 
-    /// Whether any `name` field lists `token` (case-insensitive).
+    /// Whether any `name` field lists `token` (case-insensitive). Compares bytes, allocates
+    /// nothing (it runs for every request: `Connection`, `Expect`).
     public func contains(_ name: String, token: String) -> Bool {
-        tokens(for: name).contains(token.lowercased())
+        guard !token.isEmpty else { return false }
+        for field in fields where field.name.caseInsensitiveEquals(name) {
+            if Self.list(field.value, contains: token) { return true }
+        }
+        return false
+    }
+
+    /// Whether the comma-separated `list` has an element equal to `token`, ignoring ASCII case
+    /// and the optional whitespace around elements.
+    private static func list(_ list: String, contains token: String) -> Bool {
+        let bytes = list.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let end = bytes[index...].firstIndex(of: 0x2C) ?? bytes.endIndex
+            var start = index
+            var stop = end
+            while start < stop, HTTPSyntax.isWhitespace(bytes[start]) { start = bytes.index(after: start) }
+            while stop > start, HTTPSyntax.isWhitespace(bytes[bytes.index(before: stop)]) { stop = bytes.index(before: stop) }
+            if asciiCaseInsensitiveEquals(bytes[start..<stop], token.utf8) { return true }
+            index = end == bytes.endIndex ? end : bytes.index(after: end)
+        }
+        return false
+    }
+
+    /// Removes every field, keeping the storage for the next request's (the parser reuses it).
+    mutating func removeAll() {
+        fields.removeAll(keepingCapacity: true)
     }
 
     /// Appends a field, keeping any existing ones of that name.
@@ -63,9 +90,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 }
 
 extension String {
-    /// ASCII case-insensitive comparison, as HTTP field names and tokens use.
+    /// ASCII case-insensitive comparison, as HTTP field names and tokens use: byte by byte,
+    /// without lowercased copies.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        asciiCaseInsensitiveEquals(utf8, other.utf8)
+    }
+}
+
+/// Whether two byte sequences are equal ignoring the case of ASCII letters.
+@inline(__always)
+func asciiCaseInsensitiveEquals<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.elementsEqual(b) { x, y in
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
     }
 }
 

@@ -48,7 +48,12 @@ extension HTTPRequestParser {
                 target: String(decoding: target, as: UTF8.self),
                 version: (major, minor)))
         }
+        // The last request's header storage is reused once its handler has let go of it.
+        var headers = head.headers
+        head = HTTPRequest(method: .get, target: "")
+        headers.removeAll()
         head = try parsed.get()
+        head.headers = headers
         body = []
         framing = FramingFields()
         headerBytes = 0

@@ -48,6 +48,27 @@ public struct HTTPResponseSerializer: Sendable {
     public mutating func serialize(
         _ response: HTTPResponse, context: Context = Context(), into out: inout [UInt8]
     ) -> BodyFraming {
+        serialize(response, context: context, includeDate: true, into: &out)
+    }
+
+    /// Appends a static response's prepared bytes (see ``StaticResponse/fits(_:compress:)``)
+    /// with the current `Date`.
+    mutating func serialize(_ response: StaticResponse, into out: inout [UInt8]) {
+        guard let prepared = response.prepared else { return }
+        let date = date.bytes()
+        out.reserveCapacity(out.count + prepared.statusLine.count + date.count + 8 + prepared.rest.count)
+        out.append(contentsOf: prepared.statusLine)
+        out.append(contentsOf: "Date: ".utf8)
+        out.append(contentsOf: date)
+        appendCRLF(&out)
+        out.append(contentsOf: prepared.rest)
+    }
+
+    /// `serialize`, optionally without `Date` (for ``StaticResponse``, which adds it per request).
+    @discardableResult
+    mutating func serialize(
+        _ response: HTTPResponse, context: Context, includeDate: Bool, into out: inout [UInt8]
+    ) -> BodyFraming {
         let code = response.status.code
         let bodyless = (100..<200).contains(code) || code == 204 || code == 304
         var close = context.closeConnection
@@ -72,12 +93,13 @@ public struct HTTPResponseSerializer: Sendable {
             chunked = !bodyless && !context.isHTTP10
         }
 
+        if case .bytes(let bytes) = response.body { out.reserveCapacity(out.count + 256 + bytes.count) }
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(code, to: &out)
         out.append(HTTPSyntax.space)
         appendSanitized(response.status.reason, to: &out)
         appendCRLF(&out)
-        if code >= 200 {
+        if code >= 200 && includeDate {
             out.append(contentsOf: "Date: ".utf8)
             out.append(contentsOf: date.bytes())
             appendCRLF(&out)

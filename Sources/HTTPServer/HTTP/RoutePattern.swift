@@ -29,19 +29,46 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         return parts.first == "" ? parts.dropFirst() : parts[...]
     }
 
-    /// The captured parameters (percent-decoded) if `segments` (still percent-encoded) match.
-    func match(_ path: ArraySlice<Substring>) -> [String: String]? {
-        guard path.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, raw) in zip(segments, path) {
-            guard let decoded = Self.decode(raw) else { return nil }
+    /// Whether this pattern has no parameters.
+    var isLiteral: Bool {
+        segments.allSatisfy { if case .literal = $0 { true } else { false } }
+    }
+
+    /// The path a literal pattern matches, as sent (`/a/b`); nil for a pattern with parameters.
+    var literalPath: String? {
+        guard isLiteral else { return nil }
+        return "/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/")
+    }
+
+    /// Whether `path` (still percent-encoded) matches. Allocates nothing unless a segment is
+    /// percent-encoded.
+    func matches(_ path: Substring) -> Bool {
+        var raw = PathSegments(path)
+        for segment in segments {
+            guard let next = raw.next() else { return false }
             switch segment {
             case .literal(let literal):
-                guard decoded == literal else { return nil }
-            case .parameter(let name):
-                guard !decoded.isEmpty else { return nil }
-                parameters[name] = decoded
+                if next.utf8.contains(0x25) {
+                    guard Self.decode(next) == literal else { return false }
+                } else {
+                    guard next.utf8.elementsEqual(literal.utf8) else { return false }
+                }
+            case .parameter:
+                guard let decoded = next.utf8.contains(0x25) ? Self.decode(next) : String(next), !decoded.isEmpty
+                else { return false }
             }
+        }
+        return raw.next() == nil
+    }
+
+    /// The parameters (percent-decoded) captured from a `path` that `matches`.
+    func parameters(_ path: Substring) -> [String: String] {
+        guard !isLiteral else { return [:] }
+        var parameters: [String: String] = [:]
+        var raw = PathSegments(path)
+        for segment in segments {
+            guard let next = raw.next() else { break }
+            if case .parameter(let name) = segment { parameters[name] = Self.decode(next) }
         }
         return parameters
     }
@@ -73,5 +100,25 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     private static func decode(_ raw: Substring) -> String? {
         guard raw.utf8.contains(0x25) else { return String(raw) }  // no "%"
         return String(raw).removingPercentEncoding
+    }
+}
+
+/// The `/`-separated segments of a request path, as slices of it (no copies): none for an empty
+/// path, and the leading `/` starts the first one (`/` is one empty segment).
+struct PathSegments: IteratorProtocol {
+    private var rest: Substring?
+
+    init(_ path: Substring) {
+        rest = path.isEmpty ? nil : path.first == "/" ? path.dropFirst() : path
+    }
+
+    mutating func next() -> Substring? {
+        guard let current = rest else { return nil }
+        guard let slash = current.utf8.firstIndex(of: 0x2F) else {
+            rest = nil
+            return current
+        }
+        rest = current[current.index(after: slash)...]
+        return current[..<slash]
     }
 }

@@ -14,6 +14,8 @@ public enum RouteResponder: Sendable {
     case immediate(ImmediateHTTPHandler)
     /// Answered by an async handler.
     case deferred(HTTPHandler)
+    /// The same answer every time, serialized once (see ``StaticResponse``).
+    case fixed(StaticResponse)
 }
 
 /// Routes requests by method and path pattern (``RoutePattern``).
@@ -41,6 +43,18 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+
+    /// A route whose pattern has no parameters, with the path it matches as sent.
+    private struct LiteralRoute: Sendable {
+        var method: HTTPMethod
+        var path: String
+        var handler: RouteResponder
+    }
+
+    /// The literal routes, compiled at registration: a request path without `%` that equals one
+    /// is matched by comparing bytes (no splitting, no decoding); a literal pattern is the most
+    /// specific there is, so it wins wherever it matches with the request's own method.
+    private var literalRoutes: [LiteralRoute] = []
 
     /// The answer when no pattern matches the path (`404 Not Found` by default).
     public var notFound: @Sendable (HTTPRequest) -> HTTPResponse = { _ in
@@ -70,10 +84,18 @@ public struct Router: Sendable {
         add(.get, pattern, immediate: handler)
     }
 
+    /// Registers a `GET` (and so `HEAD`) route that always gives `response`, serialized once.
+    public mutating func get(_ pattern: String, static response: HTTPResponse) {
+        add(.get, pattern, responder: .fixed(StaticResponse(response)))
+    }
+
     private mutating func add(_ method: HTTPMethod, _ pattern: String, responder handler: RouteResponder) {
         let compiled = RoutePattern(pattern)
         routes.removeAll { $0.method == method && $0.pattern.hasSameShape(as: compiled) }
         routes.append(Route(method: method, pattern: compiled, handler: handler))
+        literalRoutes = routes.compactMap { route in
+            route.pattern.literalPath.map { LiteralRoute(method: route.method, path: $0, handler: route.handler) }
+        }
     }
 
     /// Registers a `GET` (and so `HEAD`) handler.
@@ -86,30 +108,38 @@ public struct Router: Sendable {
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.delete, pattern, handler) }
 
     /// Maps a method and request target (`/a/b?q`, or absolute-form `http://h/a/b`) to a route.
+    /// Allocates nothing on the way to a literal route, and only the parameters for a pattern.
     public func match(method: HTTPMethod, target: String) -> Match {
-        let path = RoutePattern.split(Self.path(of: target))
-        var candidates: [(route: Route, parameters: [String: String])] = []
-        for route in routes {
-            if let parameters = route.pattern.match(path) { candidates.append((route, parameters)) }
-        }
-        if candidates.isEmpty { return .notFound }
-        for wanted in method == .head ? [HTTPMethod.head, .get] : [method] {
-            var best: (route: Route, parameters: [String: String])?
-            for candidate in candidates where candidate.route.method == wanted {
-                if best.map({ candidate.route.pattern.isMoreSpecific(than: $0.route.pattern) }) ?? true {
-                    best = candidate
-                }
+        let path = Self.path(of: target)
+        if !path.utf8.contains(0x25) {
+            // By index: a `for route in` loop would copy (retain and release) every entry.
+            for index in literalRoutes.indices
+            where literalRoutes[index].path.utf8.elementsEqual(path.utf8) && literalRoutes[index].method == method {
+                return .matched(literalRoutes[index].handler, parameters: [:])
             }
-            if let best { return .matched(best.route.handler, parameters: best.parameters) }
+        }
+        if let index = bestRoute(method, path) ?? (method == .head ? bestRoute(.get, path) : nil) {
+            return .matched(routes[index].handler, parameters: routes[index].pattern.parameters(path))
         }
         var allowed: [HTTPMethod] = []
-        for candidate in candidates where !allowed.contains(candidate.route.method) {
-            allowed.append(candidate.route.method)
-            if candidate.route.method == .get && !candidates.contains(where: { $0.route.method == .head }) {
+        let candidates = routes.filter { $0.pattern.matches(path) }
+        if candidates.isEmpty { return .notFound }
+        for candidate in candidates where !allowed.contains(candidate.method) {
+            allowed.append(candidate.method)
+            if candidate.method == .get && !candidates.contains(where: { $0.method == .head }) {
                 allowed.append(.head)
             }
         }
         return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// The index of the most specific route for `method` that matches `path`.
+    private func bestRoute(_ method: HTTPMethod, _ path: Substring) -> Int? {
+        var best: Int?
+        for index in routes.indices where routes[index].method == method && routes[index].pattern.matches(path) {
+            if best.map({ routes[index].pattern.isMoreSpecific(than: routes[$0].pattern) }) ?? true { best = index }
+        }
+        return best
     }
 
     /// Runs the matching handler (with ``HTTPRequest/pathParameters`` set), or answers
@@ -118,6 +148,7 @@ public struct Router: Sendable {
         switch resolve(request) {
         case .immediate(let handler, let request): handler(request)
         case .deferred(let handler, let request): await handler(request)
+        case .fixed(let response, _): response.response
         }
     }
 
@@ -131,6 +162,7 @@ public struct Router: Sendable {
             switch responder {
             case .immediate(let handler): return .immediate(handler, request)
             case .deferred(let handler): return .deferred(handler, request)
+            case .fixed(let response): return .fixed(response, request)
             }
         case .notFound:
             return .immediate(notFound, request)
@@ -148,16 +180,17 @@ public struct Router: Sendable {
     public enum Resolution: Sendable {
         case immediate(ImmediateHTTPHandler, HTTPRequest)
         case deferred(HTTPHandler, HTTPRequest)
+        case fixed(StaticResponse, HTTPRequest)
     }
 
     /// The path of a target: without query, and without scheme and authority in absolute-form.
-    static func path(of target: String) -> String {
+    static func path(of target: String) -> Substring {
         var path = Substring(target)
-        if let q = path.firstIndex(of: "?") { path = path[..<q] }
-        if !path.hasPrefix("/"), let scheme = path.range(of: "://") {
+        if let q = path.utf8.firstIndex(of: 0x3F) { path = path[..<q] }  // "?"
+        if path.utf8.first != 0x2F, let scheme = path.range(of: "://") {
             let rest = path[scheme.upperBound...]
-            path = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+            path = rest.utf8.firstIndex(of: 0x2F).map { rest[$0...] } ?? "/"
         }
-        return String(path)
+        return path
     }
 }

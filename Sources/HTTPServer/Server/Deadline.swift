@@ -1,10 +1,24 @@
 import Dispatch
-import Foundation
 
-/// Uptime deadlines for connections (`Connection.deadline`).
-enum Deadline {
-    /// The uptime in nanoseconds `seconds` from now.
-    static func after(_ seconds: TimeInterval) -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, seconds) * 1e9)
+/// A point on the uptime clock at which a connection times out (`Connection.deadline`; nil
+/// there means none).
+struct Deadline: Sendable, Comparable {
+    /// Uptime in nanoseconds.
+    let uptimeNanoseconds: UInt64
+
+    /// The uptime instant `duration` from now (a negative duration counts as zero).
+    static func after(_ duration: Duration) -> Deadline {
+        let (seconds, attoseconds) = max(duration, .zero).components
+        let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        return Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds &+ nanoseconds)
+    }
+
+    static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.uptimeNanoseconds < rhs.uptimeNanoseconds }
+}
+
+extension Duration {
+    /// A configuration's time interval in seconds as a duration (negative counts as zero).
+    static func interval(_ seconds: Double) -> Duration {
+        .nanoseconds(Int64(max(0, min(seconds, 1e9)) * 1e9))
     }
 }

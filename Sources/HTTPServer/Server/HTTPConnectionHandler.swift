@@ -6,22 +6,20 @@ import Foundation
 ///
 /// Confined to the connection's loop. One request is in flight at a time; while an async
 /// handler runs, reading pauses, so pipelined requests wait in the kernel, not in memory.
+/// What happens in which state is decided by its `HTTPConnectionStateMachine`; this type
+/// performs it (parser, socket, application).
 final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
     private let server: ServerContext
     private var parser: HTTPRequestParser
     private var serializer = HTTPResponseSerializer()
     private var compressor: ResponseCompressor?
-    private var inFlight = false
+    /// What the connection is doing; decides timers, pausing and closing.
+    private var state = HTTPConnectionStateMachine()
     /// The async handler answering the request in flight, if any.
     private var handlerTask: Task<Void, Never>?
     /// The streamed body being sent, if any: told when the output drains.
     private var bodyWriter: StreamedBodyWriter?
-    /// The client half-closed: answer what it sent, then close.
-    private var inputEnded = false
-    private var idle = true
-    /// The last response announced `Connection: close`: pipelined requests behind it are ignored.
-    private var closing = false
 
     init(server: ServerContext) {
         self.server = server
@@ -29,7 +27,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func start(_ connection: Connection) {
-        connection.deadline = Deadline.after(server.configuration.idleTimeout)
+        arm(state.initialTimer, on: connection)
     }
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
@@ -38,30 +36,31 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDeadlinePassed(_ connection: Connection) {
-        if bodyWriter != nil {
-            // Armed only while a streamed body waits for the client: it stopped reading.
+        switch state.timerFired() {
+        case .none:
+            break
+        case .close:
             connection.close()
-        } else if closing {
-            // The client did not take the last response in time.
-            connection.close()
-        } else if parser.hasPartialRequest && !inFlight {
-            respondAndClose(connection, status: .requestTimeout, message: "request not received in time")
-        } else if !inFlight {
-            connection.close()
+        case .respondRequestTimeout(let timer):
+            respondAndClose(connection, status: .requestTimeout, message: "request not received in time", timer: timer)
         }
     }
 
     func connectionDidReachEndOfInput(_ connection: Connection) {
         // A half-closed client may still read the answer to a request in flight, and the rest
         // of an answer already written.
-        inputEnded = true
-        if inFlight { connection.pauseReading() } else { closeAfterLastResponse(connection) }
+        switch state.endOfInput() {
+        case .none: break
+        case .pauseReading: connection.pauseReading()
+        case .closeAfterFlush(let timer): closeAfterFlush(connection, timer: timer)
+        }
     }
 
     func connectionDidClose(_ connection: Connection) {
         // The client is gone (reset, or hung up while its request ran): nobody will read the
         // answer, so the handler is told to stop (e.g. an upstream lookup is cancelled), and a
         // paced body producer is released.
+        guard state.connectionClosed() else { return }
         handlerTask?.cancel()
         handlerTask = nil
         bodyWriter?.connectionDrainedOrClosed()
@@ -72,36 +71,41 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         // The client half-closed or left while its request ran. Like Go's request context, the
         // handler is told to stop (an upstream lookup is cancelled); what it still answers is
         // sent, for a half-closed client that waits for it.
-        handlerTask?.cancel()
+        if state.peerHungUp() { handlerTask?.cancel() }
     }
 
     func connectionDidDrainOutput(_ connection: Connection) {
-        guard let bodyWriter else { return }
-        connection.deadline = 0  // the client is reading again
-        bodyWriter.connectionDrainedOrClosed()
+        switch state.outputDrained() {
+        case .none:
+            return
+        case .cancelTimerAndNotifyBodyWriter:
+            connection.deadline = nil  // the client is reading again
+        case .notifyBodyWriter:
+            break
+        }
+        bodyWriter?.connectionDrainedOrClosed()
     }
 
     /// Closes the connection if it is between requests (graceful shutdown), once the last
     /// response has gone out.
     func closeIfIdle(_ connection: Connection) {
-        guard !inFlight && !parser.hasPartialRequest else { return }
-        closing = true
-        connection.closeAfterFlush()
+        if state.closeIfIdle() { connection.closeAfterFlush() }
     }
 
     private func processRequests(_ connection: Connection) {
-        while !inFlight && !closing && !connection.isClosed {
+        while state.acceptsRequests && !connection.isClosed {
             let event: HTTPRequestParser.Event?
             do {
                 event = try parser.next()
             } catch {
-                respondAndClose(connection, status: error.status, message: "\(error)")
+                if state.parseFailed() {
+                    respondAndClose(connection, status: error.status, message: "\(error)", timer: .idle)
+                }
                 return
             }
             guard let event else { break }
             switch event {
             case .head(let request):
-                idle = false
                 if request.expectsContinue {
                     connection.write(Self.continueResponse)
                 }
@@ -109,17 +113,19 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 dispatch(request, on: connection)
             }
         }
-        if !inFlight, !closing, parser.hasPartialRequest, idle || connection.deadline == 0 {
-            idle = false
-            connection.deadline = Deadline.after(server.configuration.requestReadTimeout)
+        guard state.acceptsRequests, !connection.isClosed else { return }
+        switch state.awaitingRequest(partialRequest: parser.hasPartialRequest) {
+        case .none: break
+        case .armTimer(let timer): arm(timer, on: connection)
+        case .closeAfterFlush(let timer): closeAfterFlush(connection, timer: timer)
         }
     }
 
     private func dispatch(_ request: HTTPRequest, on connection: Connection) {
+        guard state.requestReceived() else { return }
         var request = request
         request.peer = connection.remote
-        inFlight = true
-        connection.deadline = 0
+        connection.deadline = nil
         if let route = server.webSocketRoute(for: request) {
             upgradeRequested(request, route: route, on: connection)
             return
@@ -127,6 +133,15 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         switch server.router.resolve(request) {
         case .immediate(let handler, let request):
             finish(request, with: handler(request), on: connection)
+        case .fixed(let response, let request):
+            guard response.fits(request, compress: server.configuration.compression), !server.isDraining else {
+                finish(request, with: response.response, on: connection)
+                return
+            }
+            var out: [UInt8] = []
+            serializer.serialize(response, into: &out)
+            connection.write(out)
+            requestDone(keepAlive: true, on: connection)
         case .deferred(let handler, let request):
             connection.pauseReading()
             let loop = connection.loop
@@ -134,7 +149,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 let response = await handler(request)
                 loop.execute { [self] in
                     handlerTask = nil
-                    if !inputEnded { connection.resumeReading() }
+                    if state.handlerReturned() { connection.resumeReading() }
                     finish(request, with: response, on: connection)
                 }
             }
@@ -159,13 +174,14 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
             requestDone(keepAlive: !context.closeConnection, on: connection)
         case .chunked, .untilClose:
             guard case .stream(let produce) = response.body else { return }
+            state.streamingStarted()
             let writer = StreamedBodyWriter(connection: connection, chunked: framing == .chunked) { [self] in
                 bodyWriter = nil
                 requestDone(keepAlive: framing == .chunked && !context.closeConnection, on: connection)
-            } onStall: { [server] in
+            } onStall: { [self] in
                 // The producer waits for the client (or gave up): a client that stops reading
                 // is cut off after the idle timeout instead of holding the producer forever.
-                if connection.deadline == 0 { connection.deadline = Deadline.after(server.configuration.idleTimeout) }
+                if let timer = state.bodyStalled() { arm(timer, on: connection) }
             }
             bodyWriter = writer
             produce(writer)
@@ -173,22 +189,30 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     private func requestDone(keepAlive: Bool, on connection: Connection) {
-        inFlight = false
-        guard keepAlive else {
-            closeAfterLastResponse(connection)
-            return
+        switch state.responseComplete(keepAlive: keepAlive) {
+        case .none:
+            break
+        case .closeAfterFlush(let timer):
+            closeAfterFlush(connection, timer: timer)
+        case .readNextRequest(let timer):
+            arm(timer, on: connection)
+            processRequests(connection)
         }
-        idle = true
-        connection.deadline = Deadline.after(server.configuration.idleTimeout)
-        processRequests(connection)
-        if inputEnded && !inFlight && !closing { closeAfterLastResponse(connection) }
     }
 
-    /// Closes once everything written has gone out (bounded by the idle timeout).
-    private func closeAfterLastResponse(_ connection: Connection) {
-        closing = true
-        connection.deadline = Deadline.after(server.configuration.idleTimeout)
+    /// Closes once everything written has gone out, bounded by `timer`.
+    private func closeAfterFlush(_ connection: Connection, timer: HTTPConnectionStateMachine.Timer) {
+        arm(timer, on: connection)
         connection.closeAfterFlush()
+    }
+
+    /// Sets the connection's deadline to the configured length of `timer`.
+    private func arm(_ timer: HTTPConnectionStateMachine.Timer, on connection: Connection) {
+        let seconds = switch timer {
+        case .idle: server.configuration.idleTimeout
+        case .requestRead: server.configuration.requestReadTimeout
+        }
+        connection.deadline = Deadline.after(.interval(seconds))
     }
 
     /// A valid route's upgrade request: the handshake checked, then the application's decision.
@@ -233,7 +257,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                         if case .accept(let onClose) = decision { onClose?() }
                         return
                     }
-                    if !inputEnded { connection.resumeReading() }
+                    if state.handlerReturned() { connection.resumeReading() }
                     // Shutdown began while the application decided: no new session now.
                     if server.isDraining, case .accept(let onClose) = decision {
                         onClose?()
@@ -262,6 +286,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
             deflate: deflate, events: server.events, onClose: onClose
         )
         connection.handler = handler
+        state.upgraded()
         handler.start()
         route.onSession(handler.session)
         if !leftover.isEmpty {
@@ -269,14 +294,14 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    private func respondAndClose(_ connection: Connection, status: HTTPStatus, message: String) {
+    private func respondAndClose(
+        _ connection: Connection, status: HTTPStatus, message: String, timer: HTTPConnectionStateMachine.Timer
+    ) {
         let response = server.errorResponse(status, message)
         var out: [UInt8] = []
         serializer.serialize(response, context: .init(closeConnection: true), into: &out)
         connection.write(out)
-        closing = true
-        connection.deadline = Deadline.after(server.configuration.idleTimeout)
-        connection.closeAfterFlush()
+        closeAfterFlush(connection, timer: timer)
     }
 
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)

@@ -1,18 +1,17 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// What every connection of one server shares: configuration, routes, the draining flag.
 final class ServerContext: @unchecked Sendable {
-    // Sendable: everything is immutable after `HTTPServer.start()` except `draining`, which is
-    // guarded by `lock`.
+    // Sendable: everything is immutable after `HTTPServer.start()` except `draining`, an atomic.
     let configuration: HTTPServerConfiguration
     let router: Router
     let webSocketRoutes: [String: WebSocketRoute]
     let logger: Logger
     let events = ServerEvents()
     let errorResponse: @Sendable (HTTPStatus, String) -> HTTPResponse
-    private let lock = NSLock()
-    private var draining = false
+    private let draining = Atomic(false)
 
     init(
         configuration: HTTPServerConfiguration, router: Router, webSocketRoutes: [String: WebSocketRoute], logger: Logger,
@@ -25,13 +24,22 @@ final class ServerContext: @unchecked Sendable {
         self.errorResponse = errorResponse
     }
 
-    var isDraining: Bool { lock.withLock { draining } }
+    var isDraining: Bool { draining.load(ordering: .acquiring) }
 
-    func startDraining() { lock.withLock { draining = true } }
+    func startDraining() { draining.store(true, ordering: .releasing) }
 
     /// The WebSocket route for a request's path, if any: every request to such a path goes
     /// through the handshake (a plain GET there gets 426).
     func webSocketRoute(for request: HTTPRequest) -> WebSocketRoute? {
-        webSocketRoutes.isEmpty ? nil : webSocketRoutes[request.path]
+        if webSocketRoutes.isEmpty { return nil }
+        let path = Router.path(of: request.target)
+        guard path.utf8.contains(0x25) else {
+            // No percent-encoding: compare bytes, without decoding or copying the path.
+            for index in webSocketRoutes.indices where webSocketRoutes.keys[index].utf8.elementsEqual(path.utf8) {
+                return webSocketRoutes.values[index]
+            }
+            return nil
+        }
+        return webSocketRoutes[String(path).removingPercentEncoding ?? String(path)]
     }
 }

@@ -22,10 +22,10 @@ public final class WebSocketSession: @unchecked Sendable {
     let loop: EventLoop
     weak var handler: WebSocketConnectionHandler?
 
-    init(request: HTTPRequest, loop: EventLoop, handler: WebSocketConnectionHandler) {
+    /// `handler` is set by the handler that creates the session.
+    init(request: HTTPRequest, loop: EventLoop) {
         self.request = request
         self.loop = loop
-        self.handler = handler
     }
 
     /// The client's messages, for one subscriber; finishes when the connection closes, once the

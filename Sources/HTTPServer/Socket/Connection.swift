@@ -5,7 +5,8 @@ import Foundation
 /// Confined to its `loop`: create it and call every method on the loop. Reads go through the
 /// loop's shared buffer to the `handler`; writes are attempted at once and the rest is kept in
 /// `output` until the socket is writable again (only then does the loop watch for
-/// writability). Reading can be paused for back pressure.
+/// writability). Reading can be paused for back pressure. What it does in which state is
+/// decided by its `ConnectionStateMachine`; this type performs the I/O.
 
 final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
     // Sendable: every mutable field is only touched on `loop`'s thread, which serialises access
@@ -16,18 +17,14 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
     let remote: SocketAddress
     /// The protocol layer; replaced on a protocol upgrade, dropped on close.
     var handler: ConnectionHandler?
-    /// Uptime in nanoseconds at which the handler is told its deadline passed; 0 for none.
-    var deadline: UInt64 = 0
+    /// When the handler is told its deadline passed; nil for none.
+    var deadline: Deadline?
 
     private var token: UInt64?
     private var interest: IOInterest = []
-    private var readingPaused = false
-    /// The peer's FIN was seen while reading was paused (and reported to the handler).
-    private var peerHungUp = false
+    private var state = ConnectionStateMachine()
     private var output: [UInt8] = []
     private var outputOffset = 0
-    private var closeWhenFlushed = false
-    private(set) var isClosed = false
     private let onClose: @Sendable (Connection) -> Void
 
     init(socket: Socket, remote: SocketAddress, loop: EventLoop, onClose: @escaping @Sendable (Connection) -> Void) {
@@ -45,6 +42,8 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
         loop.watch(self)
     }
 
+    var isClosed: Bool { state.isClosed }
+
     /// Bytes accepted by `write` that the socket has not taken yet.
     var pendingOutputCount: Int { output.count - outputOffset }
 
@@ -55,7 +54,7 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
 
     /// Sends the bytes, buffering what the socket does not take now.
     func write(contentsOf bytes: UnsafeRawBufferPointer) {
-        guard !isClosed, !closeWhenFlushed, bytes.count > 0 else { return }
+        guard state.acceptsOutput, bytes.count > 0 else { return }
         if pendingOutputCount > 0 {
             output.append(contentsOf: bytes)
             return
@@ -74,35 +73,28 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
         }
     }
 
-    /// Closes once everything buffered has been written.
+    /// Closes once everything buffered has been written; reads nothing more meanwhile.
     func closeAfterFlush() {
-        guard !isClosed else { return }
-        if pendingOutputCount == 0 {
-            close()
-        } else {
-            closeWhenFlushed = true
-            pauseReading()
+        switch state.closeAfterFlush(hasPendingOutput: pendingOutputCount > 0) {
+        case .closeNow: close()
+        case .waitForFlush: updateInterest()
+        case .none: break
         }
     }
 
     /// Stops reading from the socket (back pressure); the kernel buffer then fills and TCP
     /// slows the peer down.
     func pauseReading() {
-        guard !isClosed, !readingPaused else { return }
-        readingPaused = true
-        updateInterest()
+        if state.pauseReading() { updateInterest() }
     }
 
     func resumeReading() {
-        guard !isClosed, readingPaused, !closeWhenFlushed else { return }
-        readingPaused = false
-        updateInterest()
+        if state.resumeReading() { updateInterest() }
     }
 
     /// Closes the socket at once, dropping unwritten output.
     func close() {
-        guard !isClosed else { return }
-        isClosed = true
+        guard state.close() else { return }
         loop.unwatch(self)
         output = []
         outputOffset = 0
@@ -118,26 +110,24 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
     }
 
     func deadlinePassed() {
-        deadline = 0
+        deadline = nil
         handler?.connectionDeadlinePassed(self)
     }
 
     func ready(_ event: IOEvent) {
         if event.writable { writable() }
-        if (event.readable || event.failed) && !readingPaused { readable() }
+        if event.readable || event.failed { readable() }
         // An error or hang-up: nothing more can be written, and a paused reader would be
         // told again and again.
-        if event.failed && !isClosed { close() }
-        if event.peerHangUp && readingPaused && !peerHungUp && !isClosed {
-            // Told once: level-triggered, the FIN would be reported again and again.
-            peerHungUp = true
+        if event.failed { close() }
+        if event.peerHangUp && state.peerHungUp() {
             updateInterest()
             handler?.connectionPeerDidHangUp(self)
         }
     }
 
     private func readable() {
-        guard !isClosed, !readingPaused else { return }
+        guard state.readsInput else { return }
         switch socket.read(into: loop.readBuffer) {
         case .bytes(let count):
             handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
@@ -151,7 +141,7 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
     }
 
     private func writable() {
-        guard !isClosed else { return }
+        guard !state.isClosed else { return }
         while pendingOutputCount > 0 {
             let result = output.withUnsafeBytes { socket.write(UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
             switch result {
@@ -168,10 +158,10 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
         output.removeAll(keepingCapacity: false)
         outputOffset = 0
         updateInterest()
-        if closeWhenFlushed {
-            close()
-        } else {
-            handler?.connectionDidDrainOutput(self)
+        switch state.outputFlushed() {
+        case .close: close()
+        case .notifyDrained: handler?.connectionDidDrainOutput(self)
+        case .none: break
         }
     }
 
@@ -183,12 +173,10 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
         }
     }
 
-    /// Tells the loop what to watch for: input unless paused, writability while output waits.
+    /// Tells the loop what the state machine wants watched.
     private func updateInterest() {
-        guard !isClosed, let token else { return }
-        // While paused, a FIN is still worth knowing (a client gone while its request runs).
-        var wanted: IOInterest = readingPaused ? (peerHungUp ? [] : .peerHangUp) : .readable
-        if pendingOutputCount > 0 { wanted.insert(.writable) }
+        guard let token else { return }
+        let wanted = state.interest(hasPendingOutput: pendingOutputCount > 0)
         guard wanted != interest else { return }
         do {
             try loop.reregister(socket.fd, token: token, interest: wanted)

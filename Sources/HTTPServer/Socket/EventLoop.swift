@@ -7,8 +7,7 @@ import Foundation
 ///
 /// Why not Dispatch sources: under load they cost about five extra system calls per message
 /// (futex wake-ups, `epoll_ctl` re-arming, an `ioctl(FIONREAD)` per read); here an echoed
-/// WebSocket message costs one `read` and one `send`, plus a share of one `epoll_wait` and of
-/// one `sched_yield`.
+/// WebSocket message costs one `read` and one `send`, plus a share of one `epoll_wait`.
 ///
 /// A loop also owns one read buffer shared by its connections (reads are serial, so an idle
 /// connection holds no buffer) and a deadline sweep that times connections out without a timer
@@ -158,16 +157,14 @@ public final class EventLoop: @unchecked Sendable {
         pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
         nextSweep = DispatchTime.now().uptimeNanoseconds + sweepInterval
         while running {
-            let ready = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
+            _ = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
                 guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
                 handler.ready(event)
             }
             runTasks()
-            // After a busy turn, let other runnable threads on this core go first (a no-op when
-            // there are none): clients on the same machine, libcurl's thread, the schedulers.
-            // Measured with the load generator on the same 2 cores: HTTP p99 6.2 → 1.6 ms and
-            // WebSocket echo +30% (docs/benchmarks.md, setup A).
-            if ready > 0 { sched_yield() }
+            // No `sched_yield` after a busy turn (there was one until issue #23): with the load
+            // generator on the same 2 cores it no longer paid, costing CPU per request and
+            // WebSocket round trips (docs/benchmarks.md, "sched_yield").
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
                 sweep(now: now)
@@ -209,8 +206,8 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func sweep(now: UInt64) {
-        for connection in timed.values where connection.deadline != 0 && connection.deadline <= now {
-            connection.deadlinePassed()
+        for connection in timed.values {
+            if let deadline = connection.deadline, deadline.uptimeNanoseconds <= now { connection.deadlinePassed() }
         }
     }
 
@@ -229,7 +226,7 @@ protocol IOHandler: AnyObject {
 
 /// A connection whose loop checks a deadline for it.
 protocol TimedConnection: AnyObject {
-    /// Uptime in nanoseconds after which `deadlinePassed()` is called; 0 for none.
-    var deadline: UInt64 { get }
+    /// When `deadlinePassed()` is called; nil for never.
+    var deadline: Deadline? { get }
     func deadlinePassed()
 }

@@ -103,7 +103,7 @@ final class Service: Sendable {
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })
         router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
-        router.get("/healthz", immediate: { _ in JSONResponse.make(.ok, ["status": "ok"]) })
+        router.get("/healthz", static: JSONResponse.make(.ok, ["status": "ok"]))
         // With Redis configured, the body says whether it is reachable; unreachable is still
         // ready (the replica carries on with its own state), never an outage.
         router.get("/readyz", immediate: { _ in

@@ -106,4 +106,31 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(RoutePattern("/a/{b}/c{d}/{}").segments, [.literal("a"), .parameter("b"), .literal("c{d}"), .literal("{}")])
         XCTAssertEqual(RoutePattern("/").segments, [.literal("")])
     }
+
+    func testLiteralRoutesWinAndStillMatchEncodedPaths() async {
+        var r = router()
+        r.get("/healthz", static: HTTPResponse(text: "ok"))
+        await assertText(r, .get, "/healthz", "ok")
+        await assertText(r, .get, "/healthz?verbose=1", "ok")
+        await assertText(r, .get, "/heal%74hz", "ok")
+        await assertText(r, .get, "http://example.com/healthz", "ok")
+        await assertText(r, .head, "/healthz", "ok")
+        await assertText(r, .get, "/api/users/me", "me")
+        guard case .methodNotAllowed(let allowed) = r.match(method: .post, target: "/healthz") else {
+            return XCTFail("expected 405")
+        }
+        XCTAssertEqual(allowed, [.get, .head])
+        for target in ["/healthz/", "//healthz", "/healthzz", "/HEALTHZ"] {
+            guard case .notFound = r.match(method: .get, target: target) else { return XCTFail("\(target) should be 404") }
+        }
+    }
+
+    func testALiteralRouteForAnotherMethodLeavesThePatternRoute() async {
+        var r = Router()
+        r.post("/items/new") { _ in HTTPResponse(text: "created") }
+        r.get("/items/{id}") { request in HTTPResponse(text: "item \(request.pathParameters["id"] ?? "")") }
+        await assertText(r, .get, "/items/new", "item new")
+        await assertText(r, .post, "/items/new", "created")
+        await assertText(r, .head, "/items/new", "item new")
+    }
 }

@@ -40,6 +40,26 @@ final class HTTPServerProtocolTests: ServerTestCase {
         XCTAssertEqual(try client.request(get("/slow")).text, "slow")
     }
 
+    func testAStaticRouteAnswersKeepAliveGetsHeadAndClosingRequestsAlike() throws {
+        var router = Router()
+        router.get("/healthz", static: HTTPResponse(status: .ok, contentType: "application/json", text: #"{"status":"ok"}"#))
+        let (_, port) = try startServer(router: router)
+        let client = try TestHTTPClient(port: port)
+        for _ in 0 ..< 3 {
+            let response = try client.request(get("/healthz"))
+            XCTAssertEqual(response.status, 200)
+            XCTAssertEqual(response.text, #"{"status":"ok"}"#)
+            XCTAssertEqual(response.header("Content-Type"), "application/json")
+            XCTAssertNotNil(response.header("Date"))
+        }
+        let head = try client.request("HEAD /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n", head: true)
+        XCTAssertEqual(head.header("Content-Length"), "15")
+        XCTAssertEqual(head.text, "")
+        let last = try client.request(get("/healthz", "Connection: close\r\n"))
+        XCTAssertEqual(last.text, #"{"status":"ok"}"#)
+        XCTAssertEqual(last.header("Connection"), "close")
+    }
+
     func testHeadGetsHeadersWithoutBody() throws {
         let (_, port) = try startServer(router: Self.standardRouter())
         let client = try TestHTTPClient(port: port)

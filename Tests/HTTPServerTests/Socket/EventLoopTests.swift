@@ -103,9 +103,9 @@ final class EventLoopTests: XCTestCase {
 
     func testTheSweepTellsConnectionsTheirDeadlinePassed() throws {
         let loop = try makeLoop(sweepMilliseconds: 10)
-        let due = TimedStub(deadline: DispatchTime.now().uptimeNanoseconds, expectation: expectation(description: "due"))
-        let later = TimedStub(deadline: DispatchTime.now().uptimeNanoseconds + 3_600_000_000_000, expectation: nil)
-        let none = TimedStub(deadline: 0, expectation: nil)
+        let due = TimedStub(deadline: Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds), expectation: expectation(description: "due"))
+        let later = TimedStub(deadline: .after(.seconds(3600)), expectation: nil)
+        let none = TimedStub(deadline: nil, expectation: nil)
         loop.sync {
             loop.watch(due)
             loop.watch(later)
@@ -184,11 +184,11 @@ private final class RecordingHandler: IOHandler, @unchecked Sendable {
 
 private final class TimedStub: TimedConnection, @unchecked Sendable {
     // Sendable: only touched on the loop (and read back through `sync`).
-    let deadline: UInt64
+    let deadline: Deadline?
     let expectation: XCTestExpectation?
     var passed = 0
 
-    init(deadline: UInt64, expectation: XCTestExpectation?) {
+    init(deadline: Deadline?, expectation: XCTestExpectation?) {
         self.deadline = deadline
         self.expectation = expectation
     }
