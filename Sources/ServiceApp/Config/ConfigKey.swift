@@ -34,9 +34,11 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case searchDebounceMs = "search.debounceMs"
     case searchRefreshDelayMs = "search.refreshDelayMs"
     case searchPerPage = "search.perPage"
+    case muxMaxSubscriptions = "mux.maxSubscriptions"
+    case muxMaxPendingEvents = "mux.maxPendingEvents"
 
     /// The objects that group keys in the file.
-    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits", "redis"]
+    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits", "redis", "mux"]
 
     /// The command-line flag that overrides this key, e.g. `--port`.
     var flag: String? {

@@ -59,6 +59,16 @@ extension ConfigResolver {
             perPage: try reader.integer(.searchPerPage, default: defaults.perPage, in: 1...100))
     }
 
+    /// The `"mux"` group: the limits of `/ws/pipelines`.
+    static func muxSettings(
+        _ reader: SettingReader, _ defaults: MuxStateMachine.Settings
+    ) throws(ConfigError) -> MuxStateMachine.Settings {
+        var settings = defaults
+        settings.maxSubscriptions = try reader.integer(.muxMaxSubscriptions, default: defaults.maxSubscriptions, in: 1...10_000)
+        settings.maxPendingEvents = try reader.integer(.muxMaxPendingEvents, default: defaults.maxPendingEvents, in: 1...1_000_000)
+        return settings
+    }
+
     /// `trustedProxies`, `allowedOrigins` and the `"limits"` group.
     static func fairUseSettings(
         _ reader: SettingReader, _ defaults: ServiceConfig.FairUseSettings

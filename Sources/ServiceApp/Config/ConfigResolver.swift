@@ -54,6 +54,7 @@ struct ConfigResolver: Sendable {
         config.retry = try Self.retryPolicy(reader, defaults.retry)
         config.cache = try Self.cacheSettings(reader, defaults.cache)
         config.search = try Self.searchSettings(reader, defaults.search)
+        config.mux = try Self.muxSettings(reader, defaults.mux)
         config.fairUse = try Self.fairUseSettings(reader, defaults.fairUse)
         config.redis = try Self.redisSettings(reader)
         return config

@@ -40,6 +40,8 @@ extension ServiceConfig: CustomStringConvertible {
             "search.debounceMs": "\(search.debounceMs)",
             "search.refreshDelayMs": "\(search.refreshDelayMs)",
             "search.perPage": "\(search.perPage)",
+            "mux.maxSubscriptions": "\(mux.maxSubscriptions)",
+            "mux.maxPendingEvents": "\(mux.maxPendingEvents)",
             "trustedProxies": "\(fairUse.trustedProxies.map(\.description).joined(separator: ","))",
             "allowedOrigins": "\(fairUse.allowedOrigins.joined(separator: ","))",
             "limits.sessionsPerClient": "\(fairUse.sessionsPerClient)",

@@ -35,6 +35,8 @@ struct ServiceConfig: Sendable, Equatable {
     var cache = CacheSettings()
     /// The `/ws/search` pipeline.
     var search = SearchPipeline.Settings()
+    /// `/ws/pipelines`: subscriptions per connection, events waiting for demand.
+    var mux = MuxStateMachine.Settings()
     /// Client identity, origins and per-client limits.
     var fairUse = FairUseSettings()
     /// The Redis shared by replicas, if any.

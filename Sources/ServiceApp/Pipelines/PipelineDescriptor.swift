@@ -1,11 +1,11 @@
 import Dispatch
 import GithubProxy
-import HTTPServer
 import StreamCore
 
 /// One pipeline the service serves: its catalog entry (`GET /api/pipelines`) and how a new
-/// WebSocket session on `path` gets its own instance. Adding a pipeline is a folder under
-/// `Pipelines/` with its descriptor, plus one line in `PipelineDescriptor.all`.
+/// instance starts — for a WebSocket session on `path`, or a subscription of `/ws/pipelines`
+/// (the same `start` for both). Adding a pipeline is a folder under `Pipelines/` with its
+/// descriptor, plus one line in `PipelineDescriptor.all`.
 struct PipelineDescriptor: Sendable {
     /// What a session may use: the GitHub client, the configuration, the scheduler of its timers,
     /// and fair use (whose quota the session's lookups are charged to).
@@ -26,11 +26,14 @@ struct PipelineDescriptor: Sendable {
     let stages: [String]
     /// The messages clients send and receive, named as in `AsyncAPIMessages`.
     let messages: (send: [String], receive: [String])
-    /// Binds a new session to a new pipeline instance.
-    let attach: @Sendable (WebSocketSession, Context) -> Void
+    /// Starts a new instance (its `hello` first) whose lookups are charged to the quota.
+    let start: @Sendable (Context, _ quota: any UpstreamQuota, PipelineInstance.Output) -> PipelineInstance
 
     /// Every pipeline, in catalog order.
     static let all: [PipelineDescriptor] = [.githubUser, .search, .form]
+
+    /// The pipeline called `name` in the catalog.
+    static func named(_ name: String) -> PipelineDescriptor? { all.first { $0.name == name } }
 }
 
 extension PipelineDescriptor {
@@ -39,10 +42,10 @@ extension PipelineDescriptor {
         name: "github-user", path: "/ws", page: "/",
         stages: ["input", "throttle", "removeDuplicates", "lookup", "switchToLatest"],
         messages: (["input", "plainText"], ["hello", "activity", "result", "error", "trace"])
-    ) { session, context in
-        GithubUserSession.attach(
-            session, client: context.client, throttleMs: Int(context.config.throttle.wholeMilliseconds),
-            minLength: context.config.minLength, scheduler: context.scheduler, quota: context.fairUse.quota(for: session.request)
+    ) { context, quota, output in
+        GithubUserInstance.start(
+            client: context.client, throttleMs: Int(context.config.throttle.wholeMilliseconds),
+            minLength: context.config.minLength, scheduler: context.scheduler, quota: quota, output: output
         )
     }
 
@@ -51,10 +54,9 @@ extension PipelineDescriptor {
         name: "github-search", path: "/ws/search", page: "/search",
         stages: ["input", "debounce", "removeDuplicates", "refresh", "withLatestFrom", "delay", "merge", "search", "switchToLatest"],
         messages: (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"])
-    ) { session, context in
-        SearchSession.attach(
-            session, client: context.client, settings: context.config.search, scheduler: context.scheduler,
-            quota: context.fairUse.quota(for: session.request)
+    ) { context, quota, output in
+        SearchInstance.start(
+            client: context.client, settings: context.config.search, scheduler: context.scheduler, quota: quota, output: output
         )
     }
 
@@ -63,8 +65,8 @@ extension PipelineDescriptor {
         name: "form", path: "/ws/form", page: "/form",
         stages: ["value1", "value2", "value2_repeat", "validatedValue1", "validatedValue2", "readyToSubmit"],
         messages: (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"])
-    ) { session, context in
-        FormSession.attach(session, scheduler: context.scheduler)
+    ) { context, _, output in
+        FormInstance.start(scheduler: context.scheduler, output: output)
     }
 
     /// An entry of `GET /api/pipelines`.

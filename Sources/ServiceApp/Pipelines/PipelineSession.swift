@@ -2,18 +2,19 @@ import Dispatch
 import HTTPServer
 import StreamCore
 
-/// What every pipeline session does with its socket: text frames go to the pipeline until the
-/// socket closes, then the pipeline is cancelled (cancelling any upstream request in flight); a
-/// binary frame closes the session with 1003.
+/// A pipeline's own endpoint (`/ws`, `/ws/search`, `/ws/form`): each session runs one instance;
+/// text frames go to it until the socket closes, then it is cancelled (cancelling any upstream
+/// request in flight); a binary frame closes the session with 1003. `?trace=1` adds the traces.
 enum PipelineSession {
-    /// The session's tracer when its upgrade asked for `?trace=1`, else nil.
-    static func tracer(for session: WebSocketSession, scheduler: AnySchedulerOf<DispatchQueue>) -> PipelineTracer? {
-        guard PipelineTracer.isRequested(by: session.request) else { return nil }
-        return PipelineTracer(scheduler: scheduler) { [weak session] text in session?.send(.text(text)) }
+    static func attach(_ session: WebSocketSession, to pipeline: PipelineDescriptor, context: PipelineDescriptor.Context) {
+        let send: @Sendable (String) -> Void = { [weak session] text in session?.send(.text(text)) }
+        let output = PipelineInstance.Output(event: send, trace: PipelineTracer.isRequested(by: session.request) ? send : nil)
+        let instance = pipeline.start(context, context.fairUse.quota(for: session.request), output)
+        feed(session, receive: instance.receive, cancel: instance.cancel)
     }
 
-    static func feed(
-        _ session: WebSocketSession, receive: @escaping (String) -> Void, cancel: @escaping () -> Void
+    private static func feed(
+        _ session: WebSocketSession, receive: @escaping @Sendable (String) -> Void, cancel: @escaping @Sendable () -> Void
     ) {
         // The session holds this subscriber until the socket closes.
         session.messages.subscribe(Subscribers.Sink(

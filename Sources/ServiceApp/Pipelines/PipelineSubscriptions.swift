@@ -3,23 +3,27 @@ import StreamCore
 
 /// The subscriptions of one pipeline instance, cancelled together when its session ends (after
 /// which nothing more is kept).
+///
+/// They are cancelled last kept first, so the subscribers a pipeline sets up first (its
+/// `activity` events) still see what cancelling the later ones causes: a lookup cancelled in
+/// flight reports its `activity:false`, and the instance's activity stays balanced.
 final class PipelineSubscriptions: @unchecked Sendable {
     // Sendable: `cancellables` and `cancelled` are guarded by `lock`; cancels run outside it.
     private let lock = NSLock()
-    private var cancellables = Set<AnyCancellable>()
+    private var cancellables: [AnyCancellable] = []
     private var cancelled = false
 
     /// Keeps `subscriptions` until `cancel()`; after it, cancels them at once.
-    func keep(_ subscriptions: Set<AnyCancellable>) {
-        let late = lock.withLock { () -> Set<AnyCancellable> in
+    func keep(_ subscriptions: [AnyCancellable]) {
+        let late = lock.withLock { () -> [AnyCancellable] in
             guard !cancelled else { return subscriptions }
-            cancellables.formUnion(subscriptions)
+            cancellables += subscriptions
             return []
         }
-        late.forEach { $0.cancel() }
+        late.reversed().forEach { $0.cancel() }
     }
 
-    /// Cancels every subscription: an upstream request in flight is cancelled.
+    /// Cancels every subscription, last kept first: an upstream request in flight is cancelled.
     func cancel() {
         let cancellables = lock.withLock {
             defer {
@@ -28,6 +32,6 @@ final class PipelineSubscriptions: @unchecked Sendable {
             }
             return self.cancellables
         }
-        cancellables.forEach { $0.cancel() }
+        cancellables.reversed().forEach { $0.cancel() }
     }
 }

@@ -66,7 +66,13 @@ final class Service: Sendable {
         }
         let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
         for pipeline in PipelineDescriptor.all {
-            server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in pipeline.attach(session, context) }
+            server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in
+                PipelineSession.attach(session, to: pipeline, context: context)
+            }
+        }
+        let mux = MuxMetrics()
+        server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
+            PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)

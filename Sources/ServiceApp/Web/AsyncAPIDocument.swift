@@ -1,7 +1,8 @@
 import Foundation
 
 /// `GET /asyncapi.json`: an AsyncAPI 3.0 document of every WebSocket endpoint and message of the
-/// contract: one channel per pipeline (generated from `PipelineDescriptor.all`) plus `/ws/echo`,
+/// contract: one channel per pipeline (generated from `PipelineDescriptor.all`), `/ws/pipelines`
+/// and `/ws/echo`,
 /// a send and a receive operation per pipeline, and a JSON Schema per message (closed objects,
 /// so a test that validates every event it receives also catches unexpected fields).
 enum AsyncAPIDocument {
@@ -35,6 +36,23 @@ enum AsyncAPIDocument {
                 "messages": receive.map { ["$ref": "#/channels/\(id)/messages/\($0)"] },
             ]
         }
+        channels["pipelines"] = [
+            "address": "/ws/pipelines", "title": "pipelines",
+            "description": "Any number of pipeline subscriptions over one socket, with Combine's protocol on the wire: the client "
+                + "subscribes (with a first demand), sends each instance its endpoint's frames, requests more demand and cancels; "
+                + "the server sends each instance's events within demand, its traces, completions and errors.",
+            "messages": Dictionary(uniqueKeysWithValues: (AsyncAPIMessages.muxSend + AsyncAPIMessages.muxReceive).map {
+                ($0, ["$ref": "#/components/messages/\($0)"])
+            }),
+        ]
+        operations["sendPipelines"] = [
+            "action": "send", "channel": ["$ref": "#/channels/pipelines"],
+            "messages": AsyncAPIMessages.muxSend.map { ["$ref": "#/channels/pipelines/messages/\($0)"] },
+        ]
+        operations["receivePipelines"] = [
+            "action": "receive", "channel": ["$ref": "#/channels/pipelines"],
+            "messages": AsyncAPIMessages.muxReceive.map { ["$ref": "#/channels/pipelines/messages/\($0)"] },
+        ]
         channels["echo"] = [
             "address": "/ws/echo", "title": "echo",
             "description": "The identity pipeline: every text or binary message echoed as it came.",

@@ -1,6 +1,9 @@
 /// The messages of `AsyncAPIDocument`, each with the JSON Schema of its payload.
 enum AsyncAPIMessages {
-    static var all: [String: Any] { [
+    static var all: [String: Any] { pipelineMessages.merging(mux) { first, _ in first } }
+
+    /// The messages of the pipelines' own endpoints and `/ws/echo`.
+    static var pipelineMessages: [String: Any] { [
         // Client → server.
         "input": message("Input", "The field's current value", object("input", ["value": string])),
         "plainText": message("PlainText", "Any other text: the frame itself is the value (one trailing \\n or \\r\\n removed)",
@@ -53,7 +56,7 @@ enum AsyncAPIMessages {
         "echo": message("Echo", "Any text or binary message", [:], contentType: "application/octet-stream"),
     ] }
 
-    private static var string: [String: Any] { ["type": "string"] }
+    static var string: [String: Any] { ["type": "string"] }
     private static var integer: [String: Any] { ["type": "integer"] }
     private static var boolean: [String: Any] { ["type": "boolean"] }
 
@@ -71,7 +74,7 @@ enum AsyncAPIMessages {
     ] }
 
     /// A closed object schema whose `type` is `type`; every property is required but `optional`.
-    private static func object(_ type: String, _ properties: [String: Any], optional: Set<String> = []) -> [String: Any] {
+    static func object(_ type: String, _ properties: [String: Any], optional: Set<String> = []) -> [String: Any] {
         var all = properties
         all["type"] = ["const": type]
         return [
@@ -81,7 +84,7 @@ enum AsyncAPIMessages {
         ]
     }
 
-    private static func message(_ name: String, _ summary: String, _ payload: [String: Any], contentType: String? = nil) -> [String: Any] {
+    static func message(_ name: String, _ summary: String, _ payload: [String: Any], contentType: String? = nil) -> [String: Any] {
         var message: [String: Any] = ["name": name, "summary": summary, "payload": payload]
         if let contentType { message["contentType"] = contentType }
         return message

@@ -1,13 +1,20 @@
 import Foundation
 import XCTest
 
-/// Every event a real client receives on `/ws`, `/ws/search` and `/ws/form` is valid against
+@testable import ServiceApp
+
+/// Every event a real client receives on `/ws`, `/ws/search`, `/ws/form` and `/ws/pipelines` (every
+/// frame, and each `event` frame's event against its pipeline's own schemas) is valid against
 /// the service's own `/asyncapi.json` (Python's `jsonschema` and `websocket-client` drive the
 /// sessions: `Scripts/validate_events.py`).
 final class AsyncAPIEventTests: EndToEndTestCase {
     func testEveryEventMatchesTheAsyncAPIDocument() throws {
         let python = try requirePythonModules(["jsonschema", "websocket"])
-        try startService()
+        // Small mux limits, so the script sees an overflow and too_many_subscriptions.
+        try startService { config in
+            config.mux.maxPendingEvents = 2
+            config.mux.maxSubscriptions = 4
+        }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/validate_events.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -29,7 +36,7 @@ final class AsyncAPIEventTests: EndToEndTestCase {
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         XCTAssertEqual(document["asyncapi"] as? String, "3.0.0")
         let channels = try XCTUnwrap(document["channels"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(channels.values.compactMap { $0["address"] as? String }), ["/ws", "/ws/search", "/ws/form", "/ws/echo"])
+        XCTAssertEqual(Set(channels.values.compactMap { $0["address"] as? String }), ["/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
     }
 
     /// `python3` when it can import `modules`; else a skip (a failure under CI) naming the install.

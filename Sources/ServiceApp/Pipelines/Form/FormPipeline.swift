@@ -30,7 +30,7 @@ final class FormPipeline: @unchecked Sendable {
     /// Builds the pipeline; `write` receives the start state at once, then each change. With
     /// `tracing` (`?trace=1`), every stage reports its events, stamped on that scheduler.
     init(tracing: (tracer: PipelineTracer, scheduler: AnySchedulerOf<DispatchQueue>)? = nil, write: @escaping @Sendable (FormEvent) -> Void) {
-        var cancellables = Set<AnyCancellable>()
+        var cancellables: [AnyCancellable] = []
         // The validation events and readyToSubmit each subscribe to the validated values; only
         // readyToSubmit's path is traced, so each stage's events appear once in a trace.
         let untraced = (tracer: PipelineTracer?.none, scheduler: tracing?.scheduler ?? DispatchQueue.global().eraseToAnyScheduler())

@@ -29,7 +29,7 @@ final class GithubUserPipeline: @unchecked Sendable {
         scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil, tracer: PipelineTracer? = nil,
         write: @escaping @Sendable (ServerEvent) -> Void
     ) {
-        var cancellables = Set<AnyCancellable>()
+        var cancellables: [AnyCancellable] = []
         activity.publisher
             .sink { write(.activity(active: $0)) }
             .store(in: &cancellables)

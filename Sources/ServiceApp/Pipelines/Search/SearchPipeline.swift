@@ -35,7 +35,7 @@ final class SearchPipeline: @unchecked Sendable {
         client: GithubClient, settings: Settings, scheduler: AnySchedulerOf<DispatchQueue>,
         quota: (any UpstreamQuota)? = nil, tracer: PipelineTracer? = nil, write: @escaping @Sendable (SearchEvent) -> Void
     ) {
-        var cancellables = Set<AnyCancellable>()
+        var cancellables: [AnyCancellable] = []
         activity.publisher
             .sink { write(.activity(active: $0)) }
             .store(in: &cancellables)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drives /ws, /ws/search and /ws/form of a running service and validates every event it
+"""Drives /ws, /ws/search, /ws/form and /ws/pipelines of a running service and validates every event it
 receives against the service's own /asyncapi.json (the payload schema of the channel's receive
 message whose `type` matches). Usage: validate_events.py PORT. Exit 0 when every event is valid
 and each channel produced its expected event types; 1 otherwise, naming the event."""
@@ -139,6 +139,74 @@ if set(stages) != set(catalog["/ws"]):
     failures.append(f"/ws?trace=1: stages seen {sorted(stages)}, catalog {catalog['/ws']}")
 traced_session("/ws/search", ['{"type":"input","value":"heck"}', '{"type":"refresh"}'], ["hello", "search", "trace"])
 traced_session("/ws/form", ['{"type":"field","name":"value1","value":"abc"}'], ["hello", "validation", "trace"])
+
+
+
+# /ws/pipelines (the service runs with mux.maxPendingEvents 2 and mux.maxSubscriptions 4): every
+# frame against the channel's schemas, and every event's `event` also against the schemas of
+# its pipeline's own endpoint.
+def mux_session():
+    address = "/ws/pipelines"
+    schemas = receive_schemas(address)
+    endpoints = {"github-user": "/ws", "github-search": "/ws/search", "form": "/ws/form"}
+    endpoint_schemas = {name: receive_schemas(path) for name, path in endpoints.items()}
+    # The check can fail: an event frame whose event is no pipeline's must be rejected.
+    try:
+        jsonschema.validate({"type": "event", "id": "u1", "event": {"type": "result", "query": "x"}}, schemas["event"][0])
+        failures.append("the event schema accepted an event no pipeline sends")
+    except jsonschema.ValidationError:
+        pass
+    pipelines = {}
+    frames = [
+        {"type": "subscribe", "id": "u1", "pipeline": "github-user", "demand": 1, "trace": True},
+        {"type": "subscribe", "id": "s1", "pipeline": "github-search"},
+        {"type": "subscribe", "id": "f1", "pipeline": "form", "demand": 10},
+        {"type": "send", "id": "u1", "message": {"type": "input", "value": "heckj"}},
+        {"type": "request", "id": "u1", "n": "unlimited"},
+        {"type": "send", "id": "u1", "message": "{oops"},
+        {"type": "send", "id": "s1", "message": {"type": "input", "value": "heck"}},
+        {"type": "send", "id": "s1", "message": {"type": "refresh"}},
+        {"type": "send", "id": "f1", "message": {"type": "field", "name": "value1", "value": "abc"}},
+        {"type": "send", "id": "f1", "message": {"type": "submit"}},
+        {"type": "subscribe", "id": "o1", "pipeline": "form", "demand": 0},
+        {"type": "subscribe", "id": "x1", "pipeline": "form"},
+        {"type": "subscribe", "id": "x2", "pipeline": "form"},
+        {"type": "subscribe", "id": "x1", "pipeline": "form"},
+        {"type": "subscribe", "id": "x3", "pipeline": "nope"},
+        {"type": "request", "id": "zz", "n": 1},
+        {"type": "request", "id": "u1", "n": 0},
+        "{oops",
+        {"type": "cancel", "id": "s1"},
+    ]
+    ws = websocket.create_connection(f"ws://{BASE}{address}", timeout=5)
+    seen = []
+    for frame in frames:
+        if isinstance(frame, dict) and frame["type"] == "subscribe":
+            pipelines[frame["id"]] = frame["pipeline"]
+        ws.send(frame if isinstance(frame, str) else json.dumps(frame))
+        ws.settimeout(0.8)
+        while True:
+            try:
+                text = ws.recv()
+            except websocket.WebSocketTimeoutException:
+                break
+            event = json.loads(text)
+            seen.append(event["type"] if event["type"] != "error" else "error:" + event["code"])
+            check(address, text, event, schemas)
+            if event["type"] == "event":
+                inner = event["event"]
+                check(f"{address} {pipelines[event['id']]}", json.dumps(inner), inner, endpoint_schemas[pipelines[event["id"]]])
+            if event["type"] == "trace" and event["stage"] not in catalog[endpoints[pipelines[event["id"]]]]:
+                failures.append(f"{address}: stage {event['stage']} is not in the catalog")
+    ws.close()
+    expected = {"subscribed", "event", "trace", "completion", "error:bad_message", "error:unknown_id", "error:duplicate_id",
+                "error:unknown_pipeline", "error:bad_demand", "error:too_many_subscriptions"}
+    missing = expected - set(seen)
+    if missing:
+        failures.append(f"{address}: never received {sorted(missing)} (got {seen})")
+
+
+mux_session()
 
 if failures:
     print("\n".join(failures))

@@ -86,6 +86,13 @@ class EndToEndTestCase: XCTestCase {
         return try client.request("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n\(headers)Connection: close\r\n\r\n")
     }
 
+    /// The value of an unlabelled metric in `/metrics` (0 when absent).
+    func metric(_ name: String) throws -> Double {
+        let text = try get("/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
     // MARK: Virtual time
 
     /// Types `value` after a pause longer than the throttle window: sends it, waits until the

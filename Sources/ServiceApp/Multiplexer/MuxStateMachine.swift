@@ -1,0 +1,272 @@
+import StreamCore
+
+/// The protocol of one `/ws/pipelines` connection as a pure state machine: fed what happens
+/// (a client frame, an instance's event, a fair-use answer, the socket closing), it returns what
+/// to do, in order. It holds the subscriptions' demand and the events waiting for it; it never
+/// touches a socket or an instance (`PipelineMultiplexer` does, on one serial queue).
+///
+/// Sessions (`limits.sessionsPerClient`): the connection itself was counted as one session when
+/// it was upgraded; that session covers one subscription (the *base*), and every other
+/// subscription asks fair use for one more (`openSession`) before it starts. When the base
+/// subscription ends, another subscription takes the base over and gives its own session back,
+/// so the connection counts max(1, live subscriptions) sessions.
+struct MuxStateMachine: Sendable {
+    /// Identifies one subscription for its whole life; an id may be reused, a serial never.
+    typealias Serial = UInt64
+
+    struct Settings: Sendable, Equatable {
+        /// Live subscriptions per connection (`mux.maxSubscriptions`).
+        var maxSubscriptions = 16
+        /// Events waiting for demand per subscription (`mux.maxPendingEvents`).
+        var maxPendingEvents = 256
+        /// The catalog's pipeline names.
+        var pipelines: Set<String> = Set(PipelineDescriptor.all.map(\.name))
+    }
+
+    /// What happened.
+    enum Input: Sendable {
+        /// The client sent a frame (read once the previous frame's `readNext` was done).
+        case frame(MuxClientFrame)
+        /// Fair use answered `openSession(serial)`.
+        case admitted(Serial, granted: Bool)
+        /// The instance of `serial` produced an event (JSON text).
+        case event(Serial, String)
+        /// The instance of `serial` produced a trace event (JSON text).
+        case trace(Serial, String)
+        /// The socket closed.
+        case closed
+    }
+
+    /// What to do, in the order given.
+    enum Action: Equatable, Sendable {
+        case send(MuxServerFrame)
+        /// Start an instance of `pipeline` for `serial` (with traces when `trace`).
+        case start(Serial, pipeline: String, trace: Bool)
+        /// Give the instance of `serial` one frame of its endpoint.
+        case deliver(Serial, message: String)
+        /// Tear the instance of `serial` down (its upstream requests are cancelled).
+        case tearDown(Serial)
+        /// Ask fair use for one more session, for `serial`; answer with `.admitted`.
+        case openSession(Serial)
+        /// Give back the session fair use granted for `serial`.
+        case closeSession(Serial)
+        /// Read the client's next frame.
+        case readNext
+    }
+
+    private struct Subscription {
+        enum Phase { case admitting(trace: Bool), running }
+        enum Share { case base, extra, none }
+
+        let serial: Serial
+        let pipeline: String
+        var phase: Phase
+        var share: Share
+        var demand: Subscribers.Demand
+        var held: [String] = []
+        var heldHead = 0
+
+        var heldCount: Int { held.count - heldHead }
+    }
+
+    private enum State {
+        case open
+        case closed
+    }
+
+    let settings: Settings
+    private var state = State.open
+    private var subscriptions: [String: Subscription] = [:]
+    private var ids: [Serial: String] = [:]
+    private var nextSerial: Serial = 1
+    /// The id whose subscription the connection's own session covers.
+    private var base: String?
+
+    /// Running subscriptions (gauge `mux_subscriptions`).
+    private(set) var running = 0
+    /// Events waiting for demand, over all subscriptions (gauge `mux_events_held`).
+    private(set) var held = 0
+
+    init(settings: Settings) { self.settings = settings }
+
+    /// Feeds one input; returns the actions, in order.
+    mutating func handle(_ input: Input) -> [Action] {
+        guard case .open = state else {
+            // After close only a late session grant matters: give it back.
+            if case .admitted(let serial, true) = input { return [.closeSession(serial)] }
+            return []
+        }
+        switch input {
+        case .frame(let frame):
+            // The next frame is read at once, unless this one waits for fair use (`admitted`).
+            let actions = receive(frame)
+            if case .openSession? = actions.last { return actions }
+            return actions + [.readNext]
+        case .admitted(let serial, let granted): return admitted(serial, granted: granted)
+        case .event(let serial, let event): return produced(serial, event)
+        case .trace(let serial, let trace):
+            guard let id = ids[serial] else { return [] }
+            return [.send(.trace(id: id, trace: trace))]
+        case .closed: return close()
+        }
+    }
+
+    // MARK: Client frames
+
+    private mutating func receive(_ frame: MuxClientFrame) -> [Action] {
+        switch frame {
+        case .refused(let id, let code, let message):
+            return [.send(.error(id: id, code: code, message: message))]
+        case .subscribe(let id, let pipeline, let demand, let trace):
+            return subscribe(id, pipeline: pipeline, demand: demand, trace: trace)
+        case .send(let id, let message):
+            guard let subscription = subscriptions[id], case .running = subscription.phase else { return unknown(id) }
+            return [.deliver(subscription.serial, message: message)]
+        case .request(let id, let demand):
+            guard var subscription = subscriptions[id] else { return unknown(id) }
+            subscription.demand += demand
+            let actions = flush(id, &subscription)
+            subscriptions[id] = subscription
+            return actions
+        case .cancel(let id):
+            guard let subscription = subscriptions[id] else { return unknown(id) }
+            var actions: [Action] = if case .running = subscription.phase { [.tearDown(subscription.serial)] } else { [] }
+            actions += end(id)
+            return actions
+        }
+    }
+
+    private func unknown(_ id: String) -> [Action] {
+        [.send(.error(id: id, code: .unknownID, message: "no live subscription has this id"))]
+    }
+
+    private mutating func subscribe(_ id: String, pipeline: String, demand: Subscribers.Demand, trace: Bool) -> [Action] {
+        // Every check before anything is kept for the subscription.
+        guard subscriptions[id] == nil else {
+            return [.send(.error(id: id, code: .duplicateID, message: "a live subscription has this id"))]
+        }
+        guard settings.pipelines.contains(pipeline) else {
+            return [.send(.error(id: id, code: .unknownPipeline, message: "no pipeline is called \"\(pipeline.prefix(64))\" (see GET /api/pipelines)"))]
+        }
+        guard subscriptions.count < settings.maxSubscriptions else {
+            return [.send(.error(id: id, code: .tooManySubscriptions, message: "at most \(settings.maxSubscriptions) subscriptions per connection"))]
+        }
+        let serial = nextSerial
+        nextSerial += 1
+        ids[serial] = id
+        guard base == nil else {
+            subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .admitting(trace: trace), share: .none, demand: demand)
+            return [.openSession(serial)]
+        }
+        base = id
+        subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .running, share: .base, demand: demand)
+        running += 1
+        return [.send(.subscribed(id: id, pipeline: pipeline)), .start(serial, pipeline: pipeline, trace: trace)]
+    }
+
+    /// Fair use's answer for a subscription waiting to start.
+    private mutating func admitted(_ serial: Serial, granted: Bool) -> [Action] {
+        guard let id = ids[serial], var subscription = subscriptions[id], case .admitting(let trace) = subscription.phase else {
+            return granted ? [.closeSession(serial), .readNext] : [.readNext]
+        }
+        guard granted else {
+            subscriptions[id] = nil
+            ids[serial] = nil
+            return [
+                .send(.error(id: id, code: .tooManySessions, message: "this client has its most sessions open (each subscription counts)")),
+                .readNext,
+            ]
+        }
+        var actions: [Action] = []
+        if base == nil {
+            // The base ended while this one waited: it takes the base over, the grant goes back.
+            base = id
+            subscription.share = .base
+            actions.append(.closeSession(serial))
+        } else {
+            subscription.share = .extra
+        }
+        subscription.phase = .running
+        subscriptions[id] = subscription
+        running += 1
+        return actions + [.send(.subscribed(id: id, pipeline: subscription.pipeline)), .start(serial, pipeline: subscription.pipeline, trace: trace), .readNext]
+    }
+
+    // MARK: Demand
+
+    /// An instance produced an event: sent if there is demand, else held; one more than
+    /// `maxPendingEvents` held ends the subscription with `overflow`.
+    private mutating func produced(_ serial: Serial, _ event: String) -> [Action] {
+        guard let id = ids[serial], var subscription = subscriptions[id] else { return [] }
+        if subscription.demand > 0 {
+            subscription.demand -= 1
+            subscriptions[id] = subscription
+            return [.send(.event(id: id, event: event))]
+        }
+        guard subscription.heldCount < settings.maxPendingEvents else {
+            return [.send(.overflow(id: id, limit: settings.maxPendingEvents)), .tearDown(serial)] + end(id)
+        }
+        subscription.held.append(event)
+        held += 1
+        subscriptions[id] = subscription
+        return []
+    }
+
+    /// Sends held events while there is demand.
+    private mutating func flush(_ id: String, _ subscription: inout Subscription) -> [Action] {
+        var actions: [Action] = []
+        while subscription.heldCount > 0, subscription.demand > 0 {
+            actions.append(.send(.event(id: id, event: subscription.held[subscription.heldHead])))
+            subscription.heldHead += 1
+            subscription.demand -= 1
+            held -= 1
+        }
+        if subscription.heldCount == 0 {
+            subscription.held = []
+            subscription.heldHead = 0
+        } else if subscription.heldHead > 0 {
+            subscription.held.removeFirst(subscription.heldHead)
+            subscription.heldHead = 0
+        }
+        return actions
+    }
+
+    // MARK: Ending
+
+    /// Forgets subscription `id` (cancelled or failed) and settles its session.
+    private mutating func end(_ id: String) -> [Action] {
+        guard let subscription = subscriptions.removeValue(forKey: id) else { return [] }
+        ids[subscription.serial] = nil
+        held -= subscription.heldCount
+        if case .running = subscription.phase { running -= 1 }
+        switch subscription.share {
+        case .none: return []
+        case .extra: return [.closeSession(subscription.serial)]
+        case .base:
+            base = nil
+            // Another running subscription takes the base over and gives its own session back.
+            guard let (heir, next) = subscriptions.first(where: { $0.value.share == .extra }) else { return [] }
+            var taken = next
+            taken.share = .base
+            subscriptions[heir] = taken
+            base = heir
+            return [.closeSession(taken.serial)]
+        }
+    }
+
+    /// The socket closed: every instance is torn down, every extra session given back.
+    private mutating func close() -> [Action] {
+        state = .closed
+        var actions: [Action] = []
+        for subscription in subscriptions.values.sorted(by: { $0.serial < $1.serial }) {
+            if case .running = subscription.phase { actions.append(.tearDown(subscription.serial)) }
+            if case .extra = subscription.share { actions.append(.closeSession(subscription.serial)) }
+        }
+        subscriptions = [:]
+        ids = [:]
+        base = nil
+        running = 0
+        held = 0
+        return actions
+    }
+}

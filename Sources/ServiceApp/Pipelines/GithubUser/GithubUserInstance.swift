@@ -1,0 +1,21 @@
+import Dispatch
+import GithubProxy
+import StreamCore
+
+/// Starts one instance of the GitHub-user keystroke pipeline (`/ws`, or a `github-user`
+/// subscription of `/ws/pipelines`).
+enum GithubUserInstance {
+    /// Sends the `hello`, then builds a new `GithubUserPipeline` whose events go to `output`.
+    static func start(
+        client: GithubClient, throttleMs: Int, minLength: Int, scheduler: AnySchedulerOf<DispatchQueue>,
+        quota: (any UpstreamQuota)?, output: PipelineInstance.Output
+    ) -> PipelineInstance {
+        let tracer = output.trace.map { PipelineTracer(scheduler: scheduler, send: $0) }
+        let write: @Sendable (ServerEvent) -> Void = { event in output.event(event.json) }
+        write(.hello(throttleMs: throttleMs, minLength: minLength))
+        let pipeline = GithubUserPipeline(
+            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, quota: quota, tracer: tracer, write: write
+        )
+        return PipelineInstance(receive: { pipeline.receive(ClientFrame(text: $0), write: write) }, cancel: pipeline.cancel)
+    }
+}
