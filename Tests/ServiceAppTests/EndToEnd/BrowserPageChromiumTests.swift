@@ -5,7 +5,8 @@ import XCTest
 @testable import ServiceApp
 
 /// Headless Chromium loads the service's page (`GET /`) backed by FakeGithub, types `heckj` into
-/// `#username` letter by letter, and must show the avatar, the login and 69 repositories.
+/// `#username` letter by letter, and must show the avatar, the login and 69 repositories, over
+/// one WebSocket, to `/ws/pipelines` (the service's `websocket_sessions_total` by path).
 ///
 /// Chromium is driven without a WebDriver (`ChromiumPageDriver`).
 ///
@@ -47,7 +48,7 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
         let chromium = try Self.requireChromium()
         try startService { $0.throttle = .milliseconds(50) }
         let driver = ChromiumPageDriver(chromium: chromium, servicePort: port)
-        let seen = try driver.run(page: "/", drive: Self.drive)
+        let seen = try assertOneMultiplexedSocket { try driver.run(page: "/", drive: Self.drive) }
         XCTAssertTrue(seen.contains("seen=h>too_short>unknown,he>too_short>unknown,hec>found>3,heck>found>6,heckj>found>69"), seen)
         XCTAssertTrue(seen.contains("repos=69"), seen)
         XCTAssertTrue(seen.contains("login=heckj"), seen)
@@ -57,7 +58,7 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
         XCTAssertEqual(upstreamLogins, ["hec", "heck", "heckj"])
 
         // The same run again for a screenshot of the page with the result.
-        let again = try driver.run(page: "/", drive: Self.drive, screenshot: "chromium-service-page.png")
+        let again = try assertOneMultiplexedSocket { try driver.run(page: "/", drive: Self.drive, screenshot: "chromium-service-page.png") }
         XCTAssertTrue(again.contains("repos=69"), again)
         let png = (try? Data(contentsOf: Self.artifacts.appendingPathComponent("chromium-service-page.png"))) ?? Data()
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "no PNG")

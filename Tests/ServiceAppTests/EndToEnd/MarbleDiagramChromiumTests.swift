@@ -106,16 +106,16 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
         fake.script("heck", .delay(milliseconds: 3_000))
-        let report = try driver(Self.desktop(height: 770)).run(
-            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
+        let report = try assertOneMultiplexedSocket { try driver(Self.desktop(height: 770)).run(
+            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png") }
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
 
     func testUserLookupPageOnAPhone() throws {
         try startService()
         fake.script("heck", .delay(milliseconds: 3_000))
-        let report = try driver(.phone).run(
-            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user-phone.png")
+        let report = try assertOneMultiplexedSocket { try driver(.phone).run(
+            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user-phone.png") }
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
 
@@ -126,8 +126,8 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         fake.scriptSearch(.delay(milliseconds: 3_000))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
-        let report = try driver(Self.desktop(height: 900)).run(
-            page: "/search?trace=1", drive: Self.drive(steps, settleMs: 900), screenshot: "marbles-search.png")
+        let report = try assertOneMultiplexedSocket { try driver(Self.desktop(height: 900)).run(
+            page: "/search?trace=1", drive: Self.drive(steps, settleMs: 900), screenshot: "marbles-search.png") }
         XCTAssertEqual(report, Self.expected(.search, cancels: ["search"], tapped: "switchToLatest value heckj · ok"))
     }
 
@@ -137,8 +137,8 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         let steps = Self.typing("joé", into: "value1", after: 300, every: 300)
             + Self.typing("secret", into: "value2", after: 600, every: 200)
             + Self.typing("secret", into: "value2_repeat", after: 600, every: 200)
-        let report = try driver(Self.desktop(height: 880)).run(
-            page: "/form?trace=1", drive: Self.drive(steps, settleMs: 900, secret: "secret"), screenshot: "marbles-form.png")
+        let report = try assertOneMultiplexedSocket { try driver(Self.desktop(height: 880)).run(
+            page: "/form?trace=1", drive: Self.drive(steps, settleMs: 900, secret: "secret"), screenshot: "marbles-form.png") }
         XCTAssertEqual(report, Self.expected(.form, cancels: [], tapped: "readyToSubmit value true") + " shows-secret=false", "the password is drawn masked")
     }
 
@@ -157,7 +157,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
                 + " marks=" + doc.querySelectorAll("#marbles g.event").length + " result=" + $("login").textContent);
             }, 100);
             """#
-        let report = try driver.run(page: "/", drive: drive)
+        let report = try assertOneMultiplexedSocket { try driver.run(page: "/", drive: drive) }
         XCTAssertEqual(report, "switch=false visible=false lanes=\(PipelineDescriptor.githubUser.stages.joined(separator: ",")) marks=0 result=heckj")
     }
 }

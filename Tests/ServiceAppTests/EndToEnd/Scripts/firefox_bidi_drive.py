@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Drives one page in headless Firefox over WebDriver BiDi (firefox-esr speaks it natively; no
-geckodriver): navigates to URL, waits for the page's WebSocket to be open (#connection
-data-state=open), runs the JavaScript in DRIVE_FILE as the body of a function given `$`
-(getElementById), `doc` and `finish(text)`, and prints what it finished with. With a third
-argument, saves a PNG screenshot there. Exit 1 on any protocol error or a 20 s timeout.
-Usage: firefox_bidi_drive.py FIREFOX URL DRIVE_FILE [SCREENSHOT]"""
+geckodriver): with --preload FILE, runs FILE in every new document before the page's own scripts
+(script.addPreloadScript); navigates to URL, waits for the page's WebSocket to be open
+(#connection data-state=open), runs the JavaScript in DRIVE_FILE as the body of a function given
+`$` (getElementById), `doc` and `finish(text)`, and prints what it finished with; with a preload,
+a second line `sockets=` and JSON.stringify(window.__socketLog). With SCREENSHOT, saves a PNG
+screenshot there. Exit 1 on any protocol error or a 20 s timeout.
+Usage: firefox_bidi_drive.py FIREFOX URL DRIVE_FILE [SCREENSHOT] [--preload FILE]"""
 import base64
 import json
 import socket
@@ -15,9 +17,9 @@ import time
 
 import websocket
 
-firefox, url, drive_file = sys.argv[1:4]
-screenshot = sys.argv[4] if len(sys.argv) > 4 else None
-drive = open(drive_file, encoding="utf-8").read()
+from drive_expression import arguments, expression
+
+firefox, url, drive, screenshot, preload = arguments(sys.argv[1:])
 
 with socket.socket() as probe:  # a free loopback port for the BiDi server
     probe.bind(("127.0.0.1", 0))
@@ -49,21 +51,10 @@ try:
 
     call("session.new", {"capabilities": {}})
     context = call("browsingContext.getTree", {})["contexts"][0]["context"]
+    if preload:
+        call("script.addPreloadScript", {"functionDeclaration": "() => {\n" + preload + "\n}"})
     call("browsingContext.navigate", {"context": context, "url": url, "wait": "complete"})
-    expression = """new Promise(function (finish) {
-      var doc = document, $ = function (id) { return doc.getElementById(id); }, started = false;
-      setTimeout(function () { finish("timeout"); }, 20000);
-      function onConnection() {
-        if (started || $("connection").getAttribute("data-state") !== "open") { return; }
-        started = true;
-        (function ($, doc, finish) {
-    """ + drive + """
-        })($, doc, finish);
-      }
-      new MutationObserver(onConnection).observe($("connection"), { attributes: true });
-      onConnection();
-    })"""
-    result = call("script.evaluate", {"expression": expression, "target": {"context": context}, "awaitPromise": True})
+    result = call("script.evaluate", {"expression": expression(drive), "target": {"context": context}, "awaitPromise": True})
     if result.get("type") != "success":
         sys.exit(f"script: {result}")
     if screenshot:
@@ -71,6 +62,10 @@ try:
         with open(screenshot, "wb") as file:
             file.write(base64.b64decode(shot["data"]))
     print(result["result"].get("value"))
+    if preload:
+        log = call("script.evaluate", {"expression": "JSON.stringify(window.__socketLog || null)",
+                                       "target": {"context": context}, "awaitPromise": False})
+        print("sockets=" + log["result"].get("value"))
     try:
         call("session.end", {})
     except Exception:

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Drives one page in headless Chromium over the DevTools protocol (CDP), as
+firefox_bidi_drive.py does in Firefox: with --preload FILE, runs FILE in every new document
+before the page's own scripts; navigates to URL, waits for the page's connection to be open
+(#connection data-state=open), runs the JavaScript in DRIVE_FILE as the body of a function given
+`$` (getElementById), `doc` and `finish(text)`, and prints what it finished with; with a preload,
+a second line `sockets=` and JSON.stringify(window.__socketLog). With SCREENSHOT, saves a PNG
+there. Exit 1 on any protocol error or a 20 s timeout.
+Usage: chromium_cdp_drive.py CHROMIUM URL DRIVE_FILE [SCREENSHOT] [--preload FILE]"""
+import base64
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websocket
+
+from drive_expression import arguments, expression
+
+browser_path, url, drive, screenshot, preload = arguments(sys.argv[1:])
+
+with socket.socket() as probe:  # a free loopback port for the DevTools server
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+profile = tempfile.mkdtemp(prefix="chromium-cdp-")
+browser = subprocess.Popen([browser_path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--no-first-run", f"--user-data-dir={profile}", f"--remote-debugging-port={port}",
+                            "--window-size=1000,800", "about:blank"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    deadline = time.time() + 30
+    target = None
+    while target is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as answer:
+                pages = [entry for entry in json.load(answer) if entry.get("type") == "page"]
+            if pages:
+                target = pages[0]["webSocketDebuggerUrl"]
+        except OSError:
+            pass
+        if target is None:
+            if time.time() > deadline:
+                sys.exit("Chromium's DevTools server never answered")
+            time.sleep(0.2)
+    ws = websocket.create_connection(target, timeout=25, suppress_origin=True)
+    next_id = [0]
+    seen = set()
+
+    def call(method, params=None):
+        next_id[0] += 1
+        ws.send(json.dumps({"id": next_id[0], "method": method, "params": params or {}}))
+        while True:
+            answer = json.loads(ws.recv())
+            if "method" in answer:
+                seen.add(answer["method"])
+            elif answer.get("id") == next_id[0]:
+                if "error" in answer:
+                    sys.exit(f"{method}: {answer['error']}")
+                return answer["result"]
+
+    def wait_for(method):
+        while method not in seen:
+            answer = json.loads(ws.recv())
+            if "method" in answer:
+                seen.add(answer["method"])
+
+    call("Page.enable")
+    if preload:
+        call("Page.addScriptToEvaluateOnNewDocument", {"source": preload})
+    seen.discard("Page.loadEventFired")
+    call("Page.navigate", {"url": url})
+    wait_for("Page.loadEventFired")
+    result = call("Runtime.evaluate", {"expression": expression(drive), "awaitPromise": True, "returnByValue": True})
+    if "exceptionDetails" in result:
+        sys.exit(f"script: {result['exceptionDetails']}")
+    if screenshot:
+        shot = call("Page.captureScreenshot", {"format": "png"})
+        with open(screenshot, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+    print(result["result"].get("value"))
+    if preload:
+        log = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__socketLog || null)", "returnByValue": True})
+        print("sockets=" + log["result"].get("value"))
+finally:
+    browser.terminate()
+    try:
+        browser.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        browser.kill()
+    shutil.rmtree(profile, ignore_errors=True)
