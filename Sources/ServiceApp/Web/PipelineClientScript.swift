@@ -131,8 +131,11 @@ enum PipelineClientScript {
               case "event":
                 if (!sub) { return; }
                 sub.outstanding -= 1;
-                if (frame.event && typeof frame.event === "object") { sub.handlers.onEvent(frame.event); }
-                topUp(sub);
+                try {
+                  if (frame.event && typeof frame.event === "object") { sub.handlers.onEvent(frame.event); }
+                } finally {
+                  topUp(sub);
+                }
                 break;
               case "trace":
                 if (sub && sub.handlers.onTrace) { sub.handlers.onTrace(frame); }
@@ -144,7 +147,11 @@ enum PipelineClientScript {
               case "error":
                 var text = "refused: " + String(frame.message || frame.code);
                 if (sub && !sub.live) { restart(sub, text); return; }
-                (sub ? [sub] : all).forEach(function (each) { each.handlers.onEvent({ type: "error", code: frame.code, message: text }); });
+                // An error without an id concerns every subscription; one with an id that is no
+                // longer live (a send that crossed a refusal), none.
+                (sub ? [sub] : frame.id === null ? all : []).forEach(function (each) {
+                  each.handlers.onEvent({ type: "error", code: frame.code, message: text });
+                });
                 break;
             }
           }

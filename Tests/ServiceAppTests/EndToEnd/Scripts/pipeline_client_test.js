@@ -196,6 +196,8 @@ const scenarios = {
     env.socket().receive({ type: "error", id: "s1", code: "too_many_sessions", message: "too many sessions for this client" });
     equal(p.events[1], { type: "error", message: "refused: too many sessions for this client" }, "shown");
     equal(p.state, "ended", "connection line");
+    env.socket().receive({ type: "error", id: "s1", code: "unknown_id", message: "no live subscription has this id" });
+    equal(p.events.length, 2, "an error about the refused id's later frames is not shown again");
     env.advance(500);
     equal(frames(env.socket(), "subscribe")[1].id, "s2", "subscribed again");
     env.socket().receive({ type: "subscribed", id: "s2", pipeline: "github-user" });
@@ -208,6 +210,16 @@ const scenarios = {
     ], "shown");
     env.advance(60000);
     equal(frames(env.socket(), "subscribe").length, 2, "a live subscription is kept");
+  },
+
+  "a page's handler that throws still tops the demand up": function () {
+    const env = environment();
+    env.pipelines.subscribe("form", { onEvent: function (event) { if (event.type === "boom") { throw new Error("boom"); } } });
+    env.socket().open();
+    for (let index = 0; index < WINDOW; index += 1) {
+      try { env.socket().receive({ type: "event", id: "s1", event: { type: "boom" } }); } catch (error) { /* the page's */ }
+    }
+    equal(frames(env.socket(), "request").map(function (frame) { return frame.n; }), [WINDOW / 2, WINDOW / 2], "demand kept flowing");
   },
 
   "ignores what is not its own": function () {
