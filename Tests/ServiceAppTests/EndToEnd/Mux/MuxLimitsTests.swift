@@ -95,6 +95,27 @@ final class MuxLimitsTests: EndToEndTestCase {
         XCTAssertEqual(try mux.error().code, "too_many_sessions")
     }
 
+    /// Frames go out through the connection's bounded outbound queue: a client with unlimited
+    /// demand that sends but never reads is cut off once `webSocket.outboundLimitBytes` of
+    /// unsent frames pile up, and other connections are served as usual.
+    func testAClientThatNeverReadsIsCutOffByTheOutboundLimit() throws {
+        try startService { $0.webSocket.outboundLimitBytes = 65_536 }
+        let silent = try TestWebSocketClient(port: port, path: "/ws/pipelines", timeout: 10)
+        try silent.send(text: #"{"type":"subscribe","id":"f","pipeline":"form","trace":true}"#)
+        // Each frame changes value1 by 4 KiB, which comes back in at least two traces and an
+        // event: more goes out than comes in.
+        let texts = ["x", "y"].map { letter in
+            #"{"type":"send","id":"f","message":{"type":"field","name":"value1","value":"\#(String(repeating: letter, count: 4096))"}}"#
+        }
+        let ceiling = 64 << 20
+        XCTAssertLessThan(try sendWithoutReading(silent, texts: texts, ceiling: ceiling), ceiling,
+                          "the server kept taking frames from a client that never reads")
+        let other = try MuxClient(port: port)
+        try other.subscribe("g", "form")
+        XCTAssertEqual(try other.waitFor { $0.type == "event" }.event, #"{"pipeline":"form","type":"hello"}"#)
+        XCTAssertTrue(silent.waitForTCPClose(timeout: 10), "the silent client was not cut off")
+    }
+
     private func upgradeStatus(_ path: String, from source: String = "127.0.0.1", headers: String = "") throws -> Int {
         let client = try TestHTTPClient(port: port, source: source, timeout: 10)
         return try client.request(TestWebSocketClient.upgradeRequest(path: path, key: TestWebSocketClient.makeKey(), extra: headers)).status
