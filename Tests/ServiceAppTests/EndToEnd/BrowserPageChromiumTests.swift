@@ -66,17 +66,7 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
 
     /// Chromium's path, or a skip (a failure under CI) naming the install command.
     static func requireChromium() throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        let message = "Chromium is not installed; install it with: \(install)"
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            throw ToolMissing(message: "CI is set, so this fails instead of skipping: \(message)")
-        }
-        throw XCTSkip(message)
+        try ToolMissing.executable(["chromium", "chromium-browser", "google-chrome"], name: "Chromium", install: install)
     }
 
     /// `.build/test-artifacts` (not committed).
@@ -91,4 +81,20 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
 struct ToolMissing: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+
+    /// The path of the first of `names` on `PATH`; when there is none, a skip naming `install`,
+    /// or under `CI` this error.
+    static func executable(_ names: [String], name: String, install: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for executable in names {
+            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(executable)") {
+                return "\(directory)/\(executable)"
+            }
+        }
+        let message = "\(name) is not installed; install it with: \(install)"
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            throw ToolMissing(message: "CI is set, so this fails instead of skipping: \(message)")
+        }
+        throw XCTSkip(message)
+    }
 }
