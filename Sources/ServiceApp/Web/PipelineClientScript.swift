@@ -58,8 +58,8 @@ enum PipelineClientScript {
     /// completion, with `message`) and `{type:"closed"}` (the subscription is gone until it is
     /// started again), `onTrace(frame)` for traces, `onStart(send)` each time it is (re)subscribed
     /// (the page re-sends its fields), and `connection`, an element that shows the state in its
-    /// `data-state` (`connecting`, `open`, `closed`, `ended`) and its text. `subscribe` returns `send(message)`, which reports whether the
-    /// socket took the message.
+    /// `data-state` (`connecting`, `open`, `closed`, `ended`) and its text. `subscribe` returns
+    /// `send(message)`, which reports whether the socket took the message.
     static let script = #"""
         /* The service's browser client of /ws/pipelines (one socket per page, Combine's demand on the wire). */
         var pipelines = (function () {
