@@ -117,6 +117,15 @@ class EndToEndTestCase: XCTestCase {
         return result
     }
 
+    /// Waits until the process-wide `/ws/pipelines` gauges are back to 0: an earlier test's
+    /// connections are torn down on their own queues a moment after its service stopped.
+    func waitForIdleMultiplexers(file: StaticString = #filePath, line: UInt = #line) {
+        let idle = waitUntil(timeout: 5) {
+            (try? self.metric("mux_subscriptions")) == 0 && (try? self.metric("mux_events_held")) == 0
+        }
+        XCTAssertTrue(idle, "an earlier test's subscriptions never ended", file: file, line: line)
+    }
+
     // MARK: Virtual time
 
     /// Types `value` after a pause longer than the throttle window: sends it, waits until the
