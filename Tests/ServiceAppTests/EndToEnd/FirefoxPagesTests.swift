@@ -31,9 +31,6 @@ final class FirefoxPagesTests: EndToEndTestCase {
 
     /// Runs `drive` on `page` in Firefox; returns what it reported, having checked the page's sockets.
     private func drive(_ page: String, _ drive: String, screenshot: String) throws -> String {
-        let driver = BrowserScriptDriver(browser: .firefox, servicePort: port)
-        let (report, sockets) = try assertOneMultiplexedSocket { try driver.run(page: page, drive: drive, screenshot: screenshot) }
-        PageSocketsTests.assertOneSubscriptionWithinTheWindow(sockets, port: port)
-        return report
+        try drivePage(page, in: .firefox, drive: drive, screenshot: screenshot)
     }
 }

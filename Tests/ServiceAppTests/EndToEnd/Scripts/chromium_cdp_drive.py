@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """Drives one page in headless Chromium over the DevTools protocol (CDP), as
 firefox_bidi_drive.py does in Firefox: with --preload FILE, runs FILE in every new document
-before the page's own scripts; navigates to URL, waits for the page's connection to be open
-(#connection data-state=open), runs the JavaScript in DRIVE_FILE as the body of a function given
-`$` (getElementById), `doc` and `finish(text)`, and prints what it finished with; with a preload,
-a second line `sockets=` and JSON.stringify(window.__socketLog). With SCREENSHOT, saves a PNG
-there. Exit 1 on any protocol error or a 20 s timeout.
-Usage: chromium_cdp_drive.py CHROMIUM URL DRIVE_FILE [SCREENSHOT] [--preload FILE]"""
+before the page's own scripts; sizes the page to --viewport; navigates to URL, waits for the
+page's connection to be open (#connection data-state=open), runs the JavaScript in DRIVE_FILE as
+the body of a function given `$` (getElementById), `doc` and `finish(text)`, and prints what it
+finished with; with a preload, a second line `sockets=` and JSON.stringify(window.__socketLog).
+With --screenshot FILE, saves a PNG of the page there. Exit 1 on any protocol error."""
 import base64
 import json
 import shutil
@@ -19,17 +18,18 @@ import urllib.request
 
 import websocket
 
-from drive_expression import arguments, expression
+from drive_expression import arguments, expression, socket_log_expression
 
-browser_path, url, drive, screenshot, preload = arguments(sys.argv[1:])
+args = arguments(__doc__)
+width, height = args.size
 
 with socket.socket() as probe:  # a free loopback port for the DevTools server
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
 profile = tempfile.mkdtemp(prefix="chromium-cdp-")
-browser = subprocess.Popen([browser_path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                            "--no-first-run", f"--user-data-dir={profile}", f"--remote-debugging-port={port}",
-                            "--window-size=1000,800", "about:blank"],
+browser = subprocess.Popen([args.browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--no-first-run", "--hide-scrollbars", f"--user-data-dir={profile}",
+                            f"--remote-debugging-port={port}", f"--window-size={width},{height}", "about:blank"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 try:
     deadline = time.time() + 30
@@ -46,7 +46,7 @@ try:
             if time.time() > deadline:
                 sys.exit("Chromium's DevTools server never answered")
             time.sleep(0.2)
-    ws = websocket.create_connection(target, timeout=25, suppress_origin=True)
+    ws = websocket.create_connection(target, timeout=args.timeout + 25, suppress_origin=True)
     next_id = [0]
     seen = set()
 
@@ -69,21 +69,22 @@ try:
                 seen.add(answer["method"])
 
     call("Page.enable")
-    if preload:
-        call("Page.addScriptToEvaluateOnNewDocument", {"source": preload})
+    call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    if args.preload_source:
+        call("Page.addScriptToEvaluateOnNewDocument", {"source": args.preload_source})
     seen.discard("Page.loadEventFired")
-    call("Page.navigate", {"url": url})
+    call("Page.navigate", {"url": args.url})
     wait_for("Page.loadEventFired")
-    result = call("Runtime.evaluate", {"expression": expression(drive), "awaitPromise": True, "returnByValue": True})
+    result = call("Runtime.evaluate", {"expression": expression(args.drive, args.timeout), "awaitPromise": True, "returnByValue": True})
     if "exceptionDetails" in result:
         sys.exit(f"script: {result['exceptionDetails']}")
-    if screenshot:
+    if args.screenshot:
         shot = call("Page.captureScreenshot", {"format": "png"})
-        with open(screenshot, "wb") as file:
+        with open(args.screenshot, "wb") as file:
             file.write(base64.b64decode(shot["data"]))
     print(result["result"].get("value"))
-    if preload:
-        log = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__socketLog || null)", "returnByValue": True})
+    if args.preload_source:
+        log = call("Runtime.evaluate", {"expression": socket_log_expression(), "returnByValue": True})
         print("sockets=" + log["result"].get("value"))
 finally:
     browser.terminate()

@@ -1,33 +1,49 @@
 """What chromium_cdp_drive.py and firefox_bidi_drive.py share: their arguments, and the
 expression that waits for the page's connection to be open and runs the drive in the page."""
+import argparse
 
 
-def arguments(argv):
-    """BROWSER URL DRIVE_FILE [SCREENSHOT] [--preload FILE] → (browser, url, drive, screenshot, preload)."""
-    preload = None
-    if "--preload" in argv:
-        index = argv.index("--preload")
-        with open(argv[index + 1], encoding="utf-8") as file:
-            preload = file.read()
-        argv = argv[:index] + argv[index + 2:]
-    browser, url, drive_file = argv[:3]
-    with open(drive_file, encoding="utf-8") as file:
-        drive = file.read()
-    return browser, url, drive, (argv[3] if len(argv) > 3 else None), preload
+def arguments(description):
+    """BROWSER URL DRIVE_FILE [--screenshot FILE] [--preload FILE] [--viewport WxH] [--timeout S]:
+    the parsed arguments, with `drive` and `preload` read from their files and `viewport` as
+    (width, height)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("browser", help="the browser's executable")
+    parser.add_argument("url", help="the page to load")
+    parser.add_argument("drive_file", help="the drive: the body of a function given $, doc and finish(text)")
+    parser.add_argument("--screenshot", help="save a PNG of the page there once the drive finished")
+    parser.add_argument("--preload", help="JavaScript to run in every new document before the page's own scripts")
+    parser.add_argument("--viewport", default="1000x700", help="the page's size in CSS pixels, WIDTHxHEIGHT")
+    parser.add_argument("--timeout", type=float, default=20, help="seconds the drive may take")
+    args = parser.parse_args()
+    with open(args.drive_file, encoding="utf-8") as file:
+        args.drive = file.read()
+    args.preload_source = None
+    if args.preload:
+        with open(args.preload, encoding="utf-8") as file:
+            args.preload_source = file.read()
+    width, height = args.viewport.split("x")
+    args.size = (int(width), int(height))
+    return args
 
 
-def expression(drive):
-    """A promise of the text the drive finishes with ("timeout" after 20 s)."""
+def expression(drive, timeout):
+    """A promise of the text the drive finishes with ("timeout" after `timeout` seconds)."""
     return """new Promise(function (finish) {
       var doc = document, $ = function (id) { return doc.getElementById(id); }, started = false;
-      setTimeout(function () { finish("timeout"); }, 20000);
+      setTimeout(function () { finish("timeout"); }, %d);
       function onConnection() {
         if (started || $("connection").getAttribute("data-state") !== "open") { return; }
         started = true;
         (function ($, doc, finish) {
-    """ + drive + """
+    """ % int(timeout * 1000) + drive + """
         })($, doc, finish);
       }
       new MutationObserver(onConnection).observe($("connection"), { attributes: true });
       onConnection();
     })"""
+
+
+def socket_log_expression():
+    """What the preloaded socket_recorder.js recorded, as JSON text."""
+    return "JSON.stringify(window.__socketLog || null)"
