@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "Locking", targets: ["Locking"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "SharedState", targets: ["SharedState"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
         .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
@@ -42,7 +43,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "StreamCore", "CZlib", "CEpoll",
+                "StreamCore", "Locking", "CZlib", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -52,13 +53,15 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hiredis, Redis's own C client, for the state replicas share (issue #13).
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // State replicas share through Redis: the hiredis client and subscriber, the shared cache,
+        // rate limits and flights GithubProxy uses, and fair use's session counts and token buckets.
+        .target(name: "SharedState", dependencies: ["StreamCore", "Locking", "CHiredis"]),
         // The libcurl (multi) dataTask publisher, the GitHub client and the lookup (cache, rate
-        // limits, concurrency gate, retry, coalescing), and in Redis/ the hiredis client and the
-        // stores replicas share (cache, rate limits, in-flight lookups, fair-use counters).
+        // limits, concurrency gate, retry, coalescing).
         .target(
             name: "GithubProxy",
             dependencies: [
-                "StreamCore", "CCurl", "CHiredis",
+                "StreamCore", "Locking", "SharedState", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -68,7 +71,7 @@ let package = Package(
         .target(
             name: "FakeGithub",
             dependencies: [
-                "HTTPServer",
+                "HTTPServer", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -79,7 +82,7 @@ let package = Package(
         .target(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "HTTPServer", "GithubProxy",
+                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -99,7 +102,11 @@ let package = Package(
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),
-        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub", "HTTPTestSupport"]),
+        .testTarget(name: "SharedStateTests", dependencies: ["SharedState", "StreamCore", "HTTPTestSupport"]),
+        .testTarget(
+            name: "GithubProxyTests",
+            dependencies: ["GithubProxy", "SharedState", "StreamCore", "FakeGithub", "HTTPTestSupport"]
+        ),
         // FakeGithub as a standalone process (`--port`, `--demo`, `--help`), for `make demo`,
         // scripts/schemathesis.sh and scripts/container-test.sh.
         .executableTarget(
@@ -109,7 +116,9 @@ let package = Package(
 
         .testTarget(
             name: "ServiceAppTests",
-            dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore", "HTTPTestSupport"],
+            dependencies: [
+                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport",
+            ],
             // The AsyncAPI event validator the end-to-end tests run as a subprocess.
             exclude: ["EndToEnd/Scripts"]
         ),

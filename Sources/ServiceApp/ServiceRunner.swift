@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// Runs the service with its resolved configuration until SIGTERM or SIGINT, then drains.
 enum ServiceRunner {
@@ -51,15 +52,8 @@ enum ServiceRunner {
 }
 
 /// True for the first caller only.
-private final class Once: @unchecked Sendable {
-    // Sendable: `claimed` is guarded by `lock`.
-    private let lock = NSLock()
-    private var claimed = false
+private final class Once: Sendable {
+    private let claimed = Atomic<Bool>(false)
 
-    func claim() -> Bool {
-        lock.withLock {
-            defer { claimed = true }
-            return !claimed
-        }
-    }
+    func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Locking
 
 /// One curl multi handle and the thread that drives it.
 ///
@@ -13,7 +14,7 @@ final class CurlMulti: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let settings: CurlHTTPClient.Configuration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var toAdd: [CurlTransfer] = []
     private var toRemove: [CurlTransfer] = []
     private var stopping = false

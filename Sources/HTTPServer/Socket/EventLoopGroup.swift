@@ -1,10 +1,11 @@
 import Foundation
+import Locking
 
 /// A fixed set of loops, each on its own thread; connections are spread over them round-robin.
 final class EventLoopGroup: @unchecked Sendable {
     // Sendable: `loops` never changes; `nextIndex` is guarded by `lock`.
     let loops: [EventLoop]
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextIndex = 0
 
     init(count: Int) throws(SocketError) {

@@ -5,6 +5,7 @@ import HTTPServer
 import Logging
 import Metrics
 import StreamCore
+import Synchronization
 
 /// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
 final class Service: Sendable {
@@ -27,8 +28,7 @@ final class Service: Sendable {
         let metrics = ServiceMetrics()
         self.metrics = metrics
         let http = CurlHTTPClient(configuration: .init(
-            connectTimeoutMilliseconds: Int(config.upstream.connect.wholeMilliseconds),
-            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
+            connectTimeout: config.upstream.connect, requestTimeout: config.upstream.request,
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
         let sharing = config.redis.client.map { ReplicaSharing(settings: config.redis, configuration: $0, logger: logger) }
@@ -37,16 +37,15 @@ final class Service: Sendable {
             configuration: .init(
                 baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
                 retry: GithubProxy.RetryPolicy(
-                    maxRetries: config.retry.maxRetries, baseDelayMilliseconds: Int(config.retry.baseDelay.wholeMilliseconds)
+                    maxRetries: config.retry.maxRetries, baseDelay: config.retry.baseDelay
                 ),
-                minLength: config.minLength
+                minLength: config.minLength, flightWait: sharing?.flightWait ?? .seconds(5)
             ),
             http: http, scheduler: scheduler,
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
-            sharedCache: sharing?.cache, sharedRateLimits: sharing?.rateLimits,
-            sharedFlights: sharing?.flights, flightWait: sharing?.flightWait ?? 5,
+            replicas: GithubClient.ReplicaStores(cache: sharing?.cache, rateLimits: sharing?.rateLimits, flights: sharing?.flights),
             events: metrics.githubEvents
         )
         self.client = client
@@ -143,13 +142,11 @@ final class Service: Sendable {
 }
 
 /// Whether the service is draining; read by `/readyz`.
-private final class Readiness: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
+private final class Readiness: Sendable {
+    private let value = Atomic<Bool>(false)
 
     var draining: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.load(ordering: .relaxed) }
+        set { value.store(newValue, ordering: .relaxed) }
     }
 }

@@ -13,9 +13,9 @@ final class RetryBackoffTests: FakeGithubTestCase {
         let retries = Box<[GithubError]>([])
         let events = GithubClientEvents(onRetry: { _, error in retries.mutate { $0.append(error) } })
         // random = 0.5 and jitter 0.5: delays are 200·(1 − 0.25) = 150 ms, then 400·0.75 = 300 ms.
-        let policy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 200, maxDelayMilliseconds: 5_000, jitter: 0.5)
-        XCTAssertEqual(policy.delayMilliseconds(beforeRetry: 0, random: 0.5), 150)
-        XCTAssertEqual(policy.delayMilliseconds(beforeRetry: 1, random: 0.5), 300)
+        let policy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(200), maxDelay: .milliseconds(5_000), jitter: 0.5)
+        XCTAssertEqual(policy.delay(beforeRetry: 0, random: 0.5), .milliseconds(150))
+        XCTAssertEqual(policy.delay(beforeRetry: 1, random: 0.5), .milliseconds(300))
         let client = makeClient(retry: policy, scheduler: scheduler.eraseToAnyScheduler(), events: events)
         fake.script("heckj", .status(503), .status(503))
 
@@ -48,7 +48,7 @@ final class RetryBackoffTests: FakeGithubTestCase {
     func testGivesUpAfterMaxRetriesWithoutAFourthAttempt() {
         let scheduler = DispatchQueue.test
         let client = makeClient(
-            retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 100, jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
+            retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(100), jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
         fake.setFault(.status(500), for: "heckj")
         let results = Box<[LookupResult]>([])
         let cancellable = client.retrieveGithubUser(username: "heckj").sink { value in results.mutate { $0.append(value) } }
@@ -66,7 +66,7 @@ final class RetryBackoffTests: FakeGithubTestCase {
     func testCancellingDuringTheBackoffSendsNoRetry() {
         let scheduler = DispatchQueue.test
         let client = makeClient(
-            retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 100, jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
+            retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(100), jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
         fake.setFault(.status(503), for: "heckj")
         let cancellable = client.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("cancelled lookups send nothing") }
         XCTAssertTrue(waitUntil { fake.requestCount == 1 && scheduler.pendingCount == 1 })

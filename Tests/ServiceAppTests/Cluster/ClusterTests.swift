@@ -31,7 +31,7 @@ final class ClusterTests: XCTestCase {
     }
 
     func testOneLoginTypedOnBothReplicasAtOnceIsOneUpstreamRequest() throws {
-        cluster.fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        cluster.fake.setFault(.delay(.milliseconds(1_500)), for: "heckj")
         let results = try typeAtOnce("heckj", on: [a.port, b.port, a.port, b.port])
         XCTAssertEqual(results.map(\.status), ["found", "found", "found", "found"])
         XCTAssertEqual(results.map { $0.users?.first?.public_repos }, [69, 69, 69, 69])
@@ -167,7 +167,7 @@ final class ClusterTests: XCTestCase {
             }
             return self.cluster.redisAvailableEverywhere
         }, "both replicas back on Redis")
-        cluster.fake.setFault(.delay(milliseconds: 1_500), for: "shared-again")
+        cluster.fake.setFault(.delay(.milliseconds(1_500)), for: "shared-again")
         let results = try typeAtOnce("shared-again", on: [a.port, b.port])
         XCTAssertEqual(results.map(\.status), ["found", "found"])
         XCTAssertEqual(cluster.fake.requestCount(for: "shared-again"), 1, "one request for both replicas again")

@@ -5,8 +5,9 @@ import XCTest
 
 /// Headless Chromium on each pipeline page opened with `?trace=1`, typing as a person would, in
 /// real time (the server's clock and the page's in step), over one `/ws/pipelines` socket: the
-/// "show pipeline" switch is on, the diagram has one lane per catalog stage, every lane has marbles, every mark has its hover
-/// title, tapping a marble shows its value and time, superseded requests show their cancel, and
+/// "show pipeline" switch is on, the diagram has one lane per catalog stage, every lane has
+/// marbles, every mark has its hover title, tapping a marble shows its value and time,
+/// superseded requests show their cancel, and
 /// the diagram is drawn at the page's own pixel size without widening the page — on a desktop
 /// and on a phone; "download SVG" gives a standalone copy of what is drawn. Screenshots go to `.build/test-artifacts` (the pictures in `docs/images`).
 final class MarbleDiagramChromiumTests: EndToEndTestCase {
@@ -98,7 +99,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
-        fake.script("heck", .delay(milliseconds: 3_000))
+        fake.script("heck", .delay(.milliseconds(3_000)))
         let report = try drivePage(
             "/?trace=1", in: .chromium, drive: Self.drive(Self.userSession, settleMs: 900),
             screenshot: "marbles-github-user.png", viewport: Self.desktop(height: 770))
@@ -107,7 +108,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageOnAPhone() throws {
         try startService()
-        fake.script("heck", .delay(milliseconds: 3_000))
+        fake.script("heck", .delay(.milliseconds(3_000)))
         let report = try drivePage(
             "/?trace=1", in: .chromium, drive: Self.drive(Self.userSession, settleMs: 900),
             screenshot: "marbles-github-user-phone.png", viewport: .phone)
@@ -118,7 +119,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// cancel in the search lane); more typing and another refresh.
     func testSearchPageDrawsEveryStage() throws {
         try startService()
-        fake.scriptSearch(.delay(milliseconds: 3_000))
+        fake.scriptSearch(.delay(.milliseconds(3_000)))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
         let report = try drivePage(

@@ -23,7 +23,7 @@ final class MuxCancelTests: EndToEndTestCase {
 
     func testCancelMidLookupCancelsItUpstreamAndSendsNothingMore() throws {
         try startVirtualService()
-        fake.setFault(.delay(milliseconds: 3_000), for: "heck")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "heck")
         let mux = try MuxClient(port: port)
         let started = Date()
         try startSlowLookup(mux, "u1")
@@ -57,7 +57,7 @@ final class MuxCancelTests: EndToEndTestCase {
     /// the multiplexer no longer forwards.
     func testACancelledInstanceBalancesItsActivity() throws {
         try startVirtualService()
-        fake.setFault(.delay(milliseconds: 3_000), for: "heck")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "heck")
         let service = try XCTUnwrap(service)
         let events = Box<[String]>([])
         let context = PipelineDescriptor.Context(client: service.client, config: service.config,
@@ -76,7 +76,7 @@ final class MuxCancelTests: EndToEndTestCase {
 
     func testClosingTheSocketCancelsEverySubscription() throws {
         try startVirtualService()
-        fake.setFault(.delay(milliseconds: 3_000), for: "heck")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "heck")
         waitForIdleMultiplexers()
         var mux: MuxClient? = try MuxClient(port: port)
         try startSlowLookup(try XCTUnwrap(mux), "a")
