@@ -8,29 +8,21 @@ finished with; with a preload, a second line `sockets=` and JSON.stringify(windo
 With --screenshot FILE, saves a PNG of the page there. Exit 1 on any protocol error."""
 import base64
 import json
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
 import websocket
 
-from drive_expression import arguments, expression, socket_log_expression
+from page_drive import arguments, expression, socket_log_expression, start_browser, stop_browser
 
 args = arguments(__doc__)
 width, height = args.size
 
-with socket.socket() as probe:  # a free loopback port for the DevTools server
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-profile = tempfile.mkdtemp(prefix="chromium-cdp-")
-browser = subprocess.Popen([args.browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                            "--no-first-run", "--hide-scrollbars", f"--user-data-dir={profile}",
-                            f"--remote-debugging-port={port}", f"--window-size={width},{height}", "about:blank"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+browser, port, profile = start_browser(lambda port, profile: [
+    args.browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+    "--hide-scrollbars", f"--user-data-dir={profile}", f"--remote-debugging-port={port}", f"--window-size={width},{height}",
+    "about:blank"], "chromium-cdp-")
 try:
     deadline = time.time() + 30
     target = None
@@ -87,9 +79,4 @@ try:
         log = call("Runtime.evaluate", {"expression": socket_log_expression(), "returnByValue": True})
         print("sockets=" + log["result"].get("value"))
 finally:
-    browser.terminate()
-    try:
-        browser.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        browser.kill()
-    shutil.rmtree(profile, ignore_errors=True)
+    stop_browser(browser, profile)

@@ -8,25 +8,18 @@ with; with a preload, a second line `sockets=` and JSON.stringify(window.__socke
 --screenshot FILE, saves a PNG of the page there. Exit 1 on any protocol error."""
 import base64
 import json
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 
 import websocket
 
-from drive_expression import arguments, expression, socket_log_expression
+from page_drive import arguments, expression, socket_log_expression, start_browser, stop_browser
 
 args = arguments(__doc__)
 width, height = args.size
 
-with socket.socket() as probe:  # a free loopback port for the BiDi server
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-profile = tempfile.mkdtemp(prefix="firefox-bidi-")
-browser = subprocess.Popen([args.browser, "--headless", "--no-remote", "--profile", profile, "--remote-debugging-port", str(port)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+browser, port, profile = start_browser(lambda port, profile: [
+    args.browser, "--headless", "--no-remote", "--profile", profile, "--remote-debugging-port", str(port)], "firefox-bidi-")
 try:
     deadline = time.time() + 30
     while True:
@@ -73,8 +66,4 @@ try:
     except Exception:
         pass
 finally:
-    browser.terminate()
-    try:
-        browser.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        browser.kill()
+    stop_browser(browser, profile)

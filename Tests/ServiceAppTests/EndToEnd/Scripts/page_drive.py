@@ -1,6 +1,11 @@
-"""What chromium_cdp_drive.py and firefox_bidi_drive.py share: their arguments, and the
-expression that waits for the page's connection to be open and runs the drive in the page."""
+"""What chromium_cdp_drive.py and firefox_bidi_drive.py share: their arguments, the browser's
+start and stop, and the expression that waits for the page's connection to be open and runs the
+drive in the page."""
 import argparse
+import shutil
+import socket
+import subprocess
+import tempfile
 
 
 def arguments(description):
@@ -47,3 +52,24 @@ def expression(drive, timeout):
 def socket_log_expression():
     """What the preloaded socket_recorder.js recorded, as JSON text."""
     return "JSON.stringify(window.__socketLog || null)"
+
+
+def start_browser(command, prefix):
+    """Starts `command(port, profile)` (the browser's argument list, given a free loopback port for
+    its remote protocol and a fresh profile folder); returns (process, port, profile)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    profile = tempfile.mkdtemp(prefix=prefix)
+    process = subprocess.Popen(command(port, profile), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return process, port, profile
+
+
+def stop_browser(process, profile):
+    """Ends the browser (killed if it has not gone 10 s after being asked) and removes its profile."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    shutil.rmtree(profile, ignore_errors=True)
