@@ -53,9 +53,13 @@ final class RetryBackoffTests: FakeGithubTestCase {
         let results = Box<[LookupResult]>([])
         let cancellable = client.retrieveGithubUser(username: "heckj").sink { value in results.mutate { $0.append(value) } }
         defer { cancellable.cancel() }
-        for attempt in 1...2 {
+        // Advance by exactly each backoff (100 ms, then 200 ms): the retry fires at the end of the
+        // window, so the next attempt's backoff, scheduled from the curl thread when its answer
+        // comes, always lands past it. (Advancing by a second let a fast answer schedule the next
+        // backoff while `advance` was still running, inside the window, and it ran at once.)
+        for (attempt, backoff) in [(1, 100), (2, 200)] {
             XCTAssertTrue(waitUntil { fake.requestCount == attempt && scheduler.pendingCount == 1 }, "attempt \(attempt)")
-            scheduler.advance(by: .seconds(1))
+            scheduler.advance(by: .milliseconds(backoff))
         }
         XCTAssertTrue(waitUntil { results.value.count == 1 })
         XCTAssertEqual(results.value.first?.status, .unavailable)
