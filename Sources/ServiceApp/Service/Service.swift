@@ -3,6 +3,7 @@ import Foundation
 import GithubProxy
 import HTTPServer
 import Logging
+import Metrics
 import StreamCore
 import Synchronization
 
@@ -68,17 +69,26 @@ final class Service: Sendable {
         }
         let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
         for pipeline in PipelineDescriptor.all {
+            let opened = Self.sessionsOpened(pipeline.path)
             server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in
+                opened.increment()
                 PipelineSession.attach(session, to: pipeline, context: context)
             }
         }
         let mux = MuxMetrics()
+        let opened = Self.sessionsOpened("/ws/pipelines")
         server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
+            opened.increment()
             PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
         }
+    }
+
+    /// `websocket_sessions_total{path}`: the sessions each pipeline endpoint has accepted.
+    private static func sessionsOpened(_ path: String) -> Metrics.Counter {
+        Metrics.Counter(label: "websocket_sessions_total", dimensions: [("path", path)])
     }
 
     /// Starts serving; returns the bound address.
@@ -109,11 +119,10 @@ final class Service: Sendable {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
         router.methodNotAllowed = { _ in JSONResponse.error(.methodNotAllowed, "method_not_allowed") }
-        router.get("/", immediate: { _ in
-            HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", text: BrowserPage.html)
-        })
-        router.get("/search", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: SearchPage.html) })
-        router.get("/form", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: FormPage.html) })
+        router.get("/", static: BrowserPage.response(BrowserPage.html))
+        router.get("/search", static: BrowserPage.response(SearchPage.html))
+        router.get("/form", static: BrowserPage.response(FormPage.html))
+        router.get(PipelineClientScript.path, immediate: { request in PipelineClientScript.response(query: request.query) })
         router.get("/asyncapi.json", immediate: { _ in
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })
