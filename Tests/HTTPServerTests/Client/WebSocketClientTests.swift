@@ -1,0 +1,188 @@
+import Foundation
+import HTTPTestSupport
+@testable import HTTPServer
+import XCTest
+
+/// `WebSocketClient` over real sockets against the project's own server: echo with and
+/// without compression, the closing handshake from either side, keepalive pings, refusals,
+/// limits and unreachable servers.
+final class WebSocketClientTests: ServerTestCase {
+    private func echoServer(
+        _ adjust: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws -> (server: HTTPServer, port: UInt16) {
+        var configuration = testConfiguration()
+        adjust(&configuration)
+        var router = Self.standardRouter()
+        router.get("/fake-upgrade", immediate: { _ in
+            HTTPResponse(status: .switchingProtocols, headers: [
+                "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            ])
+        })
+        return try startServer(configuration, router: router) { server in
+            server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
+            server.webSocket("/ws/origin", originCheck: { $0 == "https://good.example" }) { session in
+                session.messages.subscribe(session.outbound)
+            }
+            server.webSocket("/ws/bye") { session in session.close(code: .goingAway, reason: "bye") }
+        }
+    }
+
+    private func echoes(port: UInt16, deflate: PerMessageDeflateConfiguration?) throws -> WebSocketClientHandshake.Agreement {
+        let client = try BlockingWebSocketClient(port: port, configuration: .init(deflate: deflate))
+        let agreement = try client.opened()
+        let big = String(repeating: "a fairly compressible line of text\n", count: 30_000) // ~1 MB
+        let binary = (0 ..< 70_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let texts = ["hello", "", "ünïcödé ✓", big]
+        for text in texts { client.send(text: text) }
+        client.send(.binary(binary))
+        for text in texts { XCTAssertEqual(try client.text(), text) }
+        XCTAssertEqual(try client.message(), .binary(binary))
+        client.close()
+        guard case .closed(let code, _) = try client.end() else { XCTFail("not closed cleanly"); return agreement }
+        XCTAssertEqual(code, .normalClosure, "the server echoes our close")
+        return agreement
+    }
+
+    func testEchoWithCompression() throws {
+        let (_, port) = try echoServer()
+        let agreement = try echoes(port: port, deflate: .init())
+        XCTAssertEqual(agreement.deflate, PerMessageDeflateParameters(), "permessage-deflate agreed with the defaults")
+        XCTAssertEqual(agreement.response.headers["Sec-WebSocket-Extensions"], "permessage-deflate")
+    }
+
+    func testEchoWithTheClientsWindowLimitedAndNoContextTakeover() throws {
+        let (_, port) = try echoServer { $0.webSocket.deflate = .init(serverNoContextTakeover: true, clientMaxWindowBits: 10) }
+        let agreement = try echoes(port: port, deflate: .init(clientNoContextTakeover: true, serverMaxWindowBits: 11))
+        XCTAssertEqual(agreement.deflate, PerMessageDeflateParameters(
+            serverNoContextTakeover: true, clientNoContextTakeover: true, serverMaxWindowBits: 11, clientMaxWindowBits: 10))
+    }
+
+    func testEchoWithoutCompression() throws {
+        let (_, port) = try echoServer()
+        XCTAssertNil(try echoes(port: port, deflate: nil).deflate)
+        let (_, plainPort) = try echoServer { $0.webSocket.deflate = nil }
+        XCTAssertNil(try echoes(port: plainPort, deflate: .init()).deflate, "offered, declined by the server")
+    }
+
+    func testMessagesSentBeforeTheHandshakeGoOutInOrder() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(port: port)
+        for index in 0 ..< 50 { client.send(text: "\(index)") }
+        try client.opened()
+        for index in 0 ..< 50 { XCTAssertEqual(try client.text(), "\(index)") }
+    }
+
+    func testTheServersCloseIsAnsweredAndReported() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(port: port, path: "/ws/bye")
+        try client.opened()
+        guard case .closed(let code, let reason) = try client.end() else { return XCTFail("not closed") }
+        XCTAssertEqual(code, .goingAway)
+        XCTAssertEqual(reason, "bye")
+    }
+
+    func testServerShutdownClosesWithGoingAway() throws {
+        let (server, port) = try echoServer()
+        let client = try BlockingWebSocketClient(port: port)
+        try client.opened()
+        shutDown(server)
+        guard case .closed(let code, _) = try client.end() else { return XCTFail("not closed") }
+        XCTAssertEqual(code, .goingAway)
+    }
+
+    /// The server pings every 0.2 s and drops a client silent for 0.5 s: the client's pongs
+    /// keep the connection open well past that.
+    func testTheClientAnswersPings() throws {
+        let (_, port) = try echoServer {
+            $0.webSocket.pingInterval = 0.2
+            $0.webSocket.idleTimeout = 0.5
+        }
+        let client = try BlockingWebSocketClient(port: port)
+        try client.opened()
+        XCTAssertThrowsError(try client.next(timeout: 1.5), "nothing happens: no close") { error in
+            XCTAssertEqual(error as? TestClientError, .timedOut)
+        }
+        client.send(text: "still here")
+        XCTAssertEqual(try client.text(), "still here")
+    }
+
+    func testTheClientsOwnPingsKeepItAlive() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(
+            port: port, configuration: .init(pingInterval: .milliseconds(100), idleTimeout: .milliseconds(400)))
+        try client.opened()
+        XCTAssertThrowsError(try client.next(timeout: 1.2)) { XCTAssertEqual($0 as? TestClientError, .timedOut) }
+    }
+
+    func testRefusalsAreTypedWithStatusAndBody() throws {
+        let (_, port) = try echoServer()
+        let refused = try BlockingWebSocketClient(port: port, path: "/ws/origin",
+                                                  configuration: .init(origin: "https://evil.example"))
+        guard case .failed(.rejected(let status, _, let body)) = try refused.next() else { return XCTFail("not rejected") }
+        XCTAssertEqual(status, 403)
+        XCTAssertTrue(body.contains("origin"), body)
+
+        let welcome = try BlockingWebSocketClient(port: port, path: "/ws/origin", configuration: .init(origin: "https://good.example"))
+        try welcome.opened()
+
+        let missing = try BlockingWebSocketClient(port: port, path: "/nowhere")
+        guard case .failed(.rejected(404, _, _)) = try missing.next() else { return XCTFail("not a 404") }
+    }
+
+    func testAWrongAcceptIsRefused() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(port: port, path: "/fake-upgrade")
+        guard case .failed(.invalidHandshake(let reason)) = try client.next() else { return XCTFail("accepted") }
+        XCTAssertTrue(reason.contains("Sec-WebSocket-Accept"), reason)
+    }
+
+    func testAMessageOverTheLimitFailsWith1009() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(port: port, configuration: .init(maxMessageBytes: 1000))
+        try client.opened()
+        client.send(text: String(repeating: "x", count: 1000))
+        XCTAssertEqual(try client.text().count, 1000)
+        client.send(text: String(repeating: "x", count: 1001))
+        guard case .failed(.protocolViolation(let error)) = try client.end() else { return XCTFail("not failed") }
+        XCTAssertEqual(error.closeCode, .messageTooBig)
+    }
+
+    func testNothingListeningFailsToConnect() throws {
+        let port = try unusedLoopbackPort()
+        let client = try BlockingWebSocketClient(port: port)
+        guard case .failed(.connectFailed(.systemCall(_, let code))) = try client.next() else { return XCTFail("connected?") }
+        XCTAssertEqual(code, ECONNREFUSED)
+    }
+
+    func testAServerThatNeverAnswersTimesOut() throws {
+        // A listening socket nobody accepts from: the connect succeeds (backlog), no answer comes.
+        let listener = try Socket.listening(on: SocketAddress(host: "127.0.0.1", port: 0), backlog: 4)
+        defer { listener.close() }
+        let port = try listener.localAddress().port
+        let client = try BlockingWebSocketClient(port: port, configuration: .init(handshakeTimeout: .milliseconds(300)))
+        guard case .failed(.timedOut) = try client.next() else { return XCTFail("no timeout") }
+    }
+
+    func testClosingBeforeTheConnectionOpensAbandonsIt() throws {
+        let listener = try Socket.listening(on: SocketAddress(host: "127.0.0.1", port: 0), backlog: 4)
+        defer { listener.close() }
+        let client = try BlockingWebSocketClient(port: try listener.localAddress().port)
+        client.close()
+        guard case .closed(.abnormalClosure, _) = try client.next() else { return XCTFail("not abandoned") }
+        XCTAssertThrowsError(try client.next(timeout: 0.3), "nothing after the end")
+    }
+
+    func testAHostNameIsResolved() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(url: XCTUnwrap(URL(string: "ws://localhost:\(port)/ws/echo")))
+        try client.opened()
+        client.send(text: "by name")
+        XCTAssertEqual(try client.text(), "by name")
+    }
+
+    func testAnInvalidURLThrowsAtOnce() {
+        XCTAssertThrowsError(try WebSocketClient.connect(to: URL(string: "wss://127.0.0.1/")!) { _ in }) { error in
+            XCTAssertEqual(error as? WebSocketClientError, .invalidURL("wss://127.0.0.1/"))
+        }
+    }
+}
