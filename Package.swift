@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
         .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
+        .library(name: "RemotePipeline", targets: ["RemotePipeline"]),
         .executable(name: "ServiceApp", targets: ["ServiceAppMain"]),
     ],
     dependencies: [
@@ -86,6 +87,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // A remote pipeline is a Publisher: the Swift client of /ws/pipelines, on HTTPServer's
+        // WebSocketClient.
+        .target(name: "RemotePipeline", dependencies: ["StreamCore", "HTTPServer"]),
+
         // The `ServiceApp` executable: ServiceCommand.main(), nothing else.
         .executableTarget(name: "ServiceAppMain", dependencies: ["ServiceApp"]),
 
@@ -112,6 +117,11 @@ let package = Package(
             dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore", "HTTPTestSupport"],
             // The AsyncAPI event validator the end-to-end tests run as a subprocess.
             exclude: ["EndToEnd/Scripts"]
+        ),
+        // Against a real service and the fake GitHub, started in-process.
+        .testTarget(
+            name: "RemotePipelineTests",
+            dependencies: ["RemotePipeline", "StreamCore", "HTTPServer", "ServiceApp", "FakeGithub", "HTTPTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -51,7 +51,6 @@ public final class WebSocketClient: Sendable {
         to url: URL, configuration: WebSocketClientConfiguration = .init(), group: EventLoopGroup? = nil,
         onEvent: @escaping @Sendable (Event) -> Void
     ) throws(WebSocketClientError) -> WebSocketClient {
-        let endpoint = try Endpoint(url)
         let loop: EventLoop
         if let group {
             loop = group.next()
@@ -61,6 +60,15 @@ public final class WebSocketClient: Sendable {
             case .failure(let error): throw .connectFailed(error)
             }
         }
+        return try connect(to: url, configuration: configuration, loop: loop, onEvent: onEvent)
+    }
+
+    /// Starts connecting to `url` on `loop` (see `connect(to:configuration:group:onEvent:)`).
+    public static func connect(
+        to url: URL, configuration: WebSocketClientConfiguration = .init(), loop: EventLoop,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) throws(WebSocketClientError) -> WebSocketClient {
+        let endpoint = try Endpoint(url)
         let handshake = WebSocketClientHandshake(target: endpoint.target, host: endpoint.hostHeader, configuration: configuration)
         let connection = WebSocketClientConnection(handshake: handshake, loop: loop, onEvent: onEvent)
         let client = WebSocketClient(url: url, loop: loop, connection: connection)
