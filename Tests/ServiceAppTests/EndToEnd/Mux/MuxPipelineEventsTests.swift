@@ -48,8 +48,13 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
 
     func testGithubUserSubscriptionSendsTheEventsOfWS() throws {
         try startVirtualService { $0.cache.capacity = 0 }
+        // A value looked up upstream is waited for up to its activity:false (see the search
+        // test); the others (too short, invalid) up to their result.
+        let lookedUp: Set = ["hec", "heckj", "nobody", "heck"]
         let steps = ["h", "hec", "heckj", "nobody", "-bad", "heck"].map { value in
-            Step(message: ["type": "input", "value": value as Any], advance: 600, until: { $0.isResult && $0.query == value })
+            Step(message: ["type": "input", "value": value as Any], advance: 600, until: {
+                lookedUp.contains(value) ? $0.type == "activity" && $0.active == false : $0.isResult && $0.query == value
+            })
         }
         try assertSameEvents(.githubUser, steps)
         XCTAssertEqual(fake.requestCount(for: "heckj"), 2, "one lookup per session")
@@ -57,9 +62,13 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
 
     func testSearchSubscriptionSendsTheEventsOfWSSearch() throws {
         try startVirtualService { $0.cache.capacity = 0 }
+        // Each lookup is waited for up to its activity:false, which follows the search event
+        // from the lookup's own thread: a frame sent on seeing the search event could overtake
+        // it on one session and not on the other.
+        let settled: (WireEvent) -> Bool = { $0.type == "activity" && $0.active == false }
         let steps = [
-            Step(message: ["type": "input", "value": "heck"], advance: 400, until: { $0.type == "search" && $0.query == "heck" }),
-            Step(message: ["type": "refresh"], advance: 400, until: { $0.type == "search" && $0.query == "heck" }),
+            Step(message: ["type": "input", "value": "heck"], advance: 400, until: settled),
+            Step(message: ["type": "refresh"], advance: 400, until: settled),
             Step(message: ["type": "input", "value": "   "], advance: 400, until: { $0.type == "search" && $0.status == "empty" }),
             Step(message: ["type": "nope"]),
         ]
