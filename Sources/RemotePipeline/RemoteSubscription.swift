@@ -5,11 +5,12 @@ import Synchronization
 /// One subscription to a remote pipeline: the subscriber's `request(_:)` and `cancel()` go on
 /// the wire as `request` and `cancel` frames for its id, the server's frames for the id come
 /// back as values and a completion. The first demand travels in the `subscribe` frame, which
-/// is sent only once there is some; the input publisher is subscribed then too, each value
-/// becoming a `send` frame.
+/// is sent only once there is some; the input publisher is subscribed then too, synchronously
+/// in that first `request(_:)` (as a local pipeline would be), each value becoming a `send`
+/// frame queued after the `subscribe`.
 ///
-/// Everything but the `cancelled` flag is confined to the connection's loop: the subscriber's
-/// calls hop there, and the subscriber is called from there, one call at a time.
+/// Everything but the two flags is confined to the connection's loop: the subscriber's calls
+/// hop there, and the subscriber is called from there, one call at a time.
 final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     // Sendable: `cancelled` is atomic; every other mutable field is only touched on `loop`.
     typealias Downstream = AnySubscriber<RemoteEvent, RemotePipelineError>
@@ -29,7 +30,9 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     private let pipeline: String
     private let connection: RemotePipelineConnection
     private let loop: EventLoop
-    private var input: InputStarter?
+    private let input: InputStarter
+    /// Set by the first `request(_:)`, which subscribes the input.
+    private let inputStarted = Atomic<Bool>(false)
     private var state: State
     private var inputSubscription: Subscription?
     /// Set at once by `cancel()`, so that nothing is delivered after it even before the loop
@@ -55,6 +58,9 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
         loop.enqueue { [self] in requested(demand) }
+        if !inputStarted.exchange(true, ordering: .acquiringAndReleasing), !cancelled.load(ordering: .acquiring) {
+            input(self)
+        }
     }
 
     func cancel() {
@@ -72,10 +78,6 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
         case .awaitingDemand(let downstream):
             state = .live(downstream, remaining: demand)
             connection.send(.subscribe(id: id, pipeline: pipeline, demand: demand))
-            if let input {
-                self.input = nil
-                input(self)
-            }
         case .live(let downstream, let remaining):
             state = .live(downstream, remaining: remaining + demand)
             connection.send(.request(id: id, demand: demand))
@@ -120,14 +122,13 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
         connection.send(.send(id: id, message: message))
     }
 
-    /// The input publisher subscribed (on the loop).
+    /// The input publisher subscribed (on the loop); kept to cancel it at the end.
     func inputSubscribed(_ subscription: Subscription) {
         guard case .live = state else {
             subscription.cancel()
             return
         }
         inputSubscription = subscription
-        subscription.request(.unlimited)
     }
 
     private func finish(_ completion: Subscribers.Completion<RemotePipelineError>) {
@@ -144,7 +145,6 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     private func end() {
         if case .ended = state { return }
         state = .ended
-        input = nil
         let subscription = inputSubscription
         inputSubscription = nil
         subscription?.cancel()
@@ -167,6 +167,9 @@ final class InputForwarder: Subscriber, @unchecked Sendable {
     }
 
     func receive(subscription: Subscription) {
+        // Demand at once, as a local subscriber would: a subject drops values sent while its
+        // subscriber has none, and typing may start right after subscribing.
+        subscription.request(.unlimited)
         nonisolated(unsafe) let subscription = subscription
         loop.enqueue { [remote] in remote.inputSubscribed(subscription) }
     }
