@@ -27,7 +27,10 @@ let package = Package(
         // their internal types): the pipelines' client frames and the config file.
         .executableTarget(
             name: "FuzzClientFrames",
-            dependencies: ["CFuzzerDriver", .product(name: "ServiceAppLibrary", package: rootName)]
+            dependencies: [
+                "CFuzzerDriver", .product(name: "ServiceAppLibrary", package: rootName),
+                .product(name: "StreamCore", package: rootName),
+            ]
         ),
         .executableTarget(
             name: "FuzzConfigFile",

@@ -1,5 +1,6 @@
 import CFuzzerDriver
 import Foundation
+import StreamCore
 @testable import ServiceApp
 
 // libFuzzer entry for the pipelines' client frames: what a browser or `websocat` sends as text on
@@ -12,7 +13,11 @@ import Foundation
 // - `/ws`: text not starting with `{` is the value itself, less one trailing "\n" or "\r\n";
 //   a JSON frame read as input carries a value that reads back the same when re-encoded;
 // - `/ws/search`: agrees with `/ws` on everything but `{"type":"refresh"}`;
-// - `/ws/form`: a field frame re-encoded reads back as the same field and value.
+// - `/ws/form`: a field frame re-encoded reads back as the same field and value;
+// - `/ws/pipelines` (`MuxClientFrame`): an accepted frame has an id of 1–64 code points and a
+//   valid demand, a `send`'s message reads as a frame of the endpoints; a refusal says why, and
+//   its error frame is one line of valid JSON; the frame fed to a new `MuxStateMachine` traps
+//   nowhere and always lets the next frame be read or asks fair use.
 
 /// Encodes `object` as a JSON text frame.
 func frame(_ object: [String: String]) -> String {
@@ -55,7 +60,30 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .submit: break
     case .unreadable(let reason): precondition(!reason.isEmpty, "an error says why")
     }
+    fuzzMux(text)
     return 0
+}
+
+func fuzzMux(_ text: String) {
+    let frame = MuxClientFrame(text: text)
+    switch frame {
+    case .subscribe(let id, _, _, _), .request(let id, _), .cancel(let id):
+        precondition(!id.isEmpty && id.unicodeScalars.count <= MuxClientFrame.maxIDLength, "an accepted id is 1–64 code points")
+    case .send(let id, let message):
+        precondition(!id.isEmpty && id.unicodeScalars.count <= MuxClientFrame.maxIDLength, "an accepted id is 1–64 code points")
+        _ = (ClientFrame(text: message), SearchFrame(text: message), FormFrame(text: message))
+    case .refused(let id, let code, let reason):
+        precondition(!reason.isEmpty, "an error says why")
+        let json = MuxServerFrame.error(id: id, code: code, message: reason).json
+        precondition(!json.contains("\n"), "one line")
+        let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        precondition(object?["code"] as? String == code.rawValue && object?["id"] as? String == id, "the error frame is valid JSON")
+    }
+    if case .request(_, let demand) = frame { precondition(demand > 0, "a request asks for at least one") }
+    var machine = MuxStateMachine(settings: .init())
+    let actions = machine.handle(.frame(frame))
+    precondition(actions.last == .readNext || actions.last.map { if case .openSession = $0 { true } else { false } } == true,
+                 "the next frame is read, unless fair use is asked")
 }
 
 /// The executable's entry point (see docs/fuzzing.md): hands over to libFuzzer's driver.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte classes of the HTTP grammar (RFC 9110 §5.6).
 enum HTTPSyntax {
     static let cr: UInt8 = 13
@@ -46,5 +52,17 @@ enum HTTPSyntax {
             if b != l[i] { return false }
         }
         return true
+    }
+
+    /// Whether the two strings have the same UTF-8 bytes (not Unicode equivalence, which `==`
+    /// compares): a `memcmp` of their storage.
+    static func sameBytes<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 }

@@ -51,7 +51,7 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
                 if next.utf8.contains(0x25) {
                     guard Self.decode(next) == literal else { return false }
                 } else {
-                    guard next.utf8.elementsEqual(literal.utf8) else { return false }
+                    guard HTTPSyntax.sameBytes(next, literal) else { return false }
                 }
             case .parameter:
                 guard let decoded = next.utf8.contains(0x25) ? Self.decode(next) : String(next), !decoded.isEmpty

@@ -114,7 +114,7 @@ public struct Router: Sendable {
         if !path.utf8.contains(0x25) {
             // By index: a `for route in` loop would copy (retain and release) every entry.
             for index in literalRoutes.indices
-            where literalRoutes[index].path.utf8.elementsEqual(path.utf8) && literalRoutes[index].method == method {
+            where HTTPSyntax.sameBytes(path, literalRoutes[index].path) && literalRoutes[index].method == method {
                 return .matched(literalRoutes[index].handler, parameters: [:])
             }
         }

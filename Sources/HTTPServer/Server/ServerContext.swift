@@ -35,7 +35,7 @@ final class ServerContext: @unchecked Sendable {
         let path = Router.path(of: request.target)
         guard path.utf8.contains(0x25) else {
             // No percent-encoding: compare bytes, without decoding or copying the path.
-            for index in webSocketRoutes.indices where webSocketRoutes.keys[index].utf8.elementsEqual(path.utf8) {
+            for index in webSocketRoutes.indices where HTTPSyntax.sameBytes(path, webSocketRoutes.keys[index]) {
                 return webSocketRoutes.values[index]
             }
             return nil

@@ -9,7 +9,9 @@ import StreamCore
 /// Confined to the connection's loop.
 final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
-    typealias Inbound = WebSocketInboundStateMachine<AnySubscriber<WebSocketSession.Message, Never>>
+    /// The subscriber is reached through its subscription (one reference to copy, where an
+    /// `AnySubscriber` is four closures).
+    typealias Inbound = WebSocketInboundStateMachine<InboundSubscription>
 
     let configuration: WebSocketConfiguration
     let session: WebSocketSession
@@ -19,11 +21,10 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private let events: ServerEvents
     /// The protocol: open (with the keepalive), closing, closed.
     private var state: WebSocketStateMachine
-    /// Received messages on their way to the application.
+    /// Received messages on their way to the application. Its subscription keeps this handler
+    /// alive after the connection closes until the queue is delivered; it lets go when the
+    /// messages publisher completes or is cancelled.
     private var inbound: Inbound
-    /// Keeps this handler alive after the connection closes until the queue is delivered;
-    /// let go when the messages publisher completes or is cancelled.
-    private var inboundSubscription: InboundSubscription?
     private var outboundSubscribers: [ObjectIdentifier: OutboundSubscriber] = [:]
     /// The application's close hook from the upgrade decision; run once.
     private var onClose: (@Sendable () -> Void)?
@@ -75,15 +76,14 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private func pump() {
         steps: while true {
             switch inbound.nextStep(input: input, readsFrames: state.readsFrames) {
-            case .deliver(let subscriber, let message):
-                let demand = subscriber.receive(message)
+            case .deliver(let subscription, let message):
+                let demand = subscription.subscriber.receive(message)
                 inbound.delivered(demand: demand)
             case .decode:
                 decodeMessage()
-            case .complete(let subscriber):
-                inboundSubscription?.release()
-                inboundSubscription = nil
-                subscriber?.receive(completion: .finished)
+            case .complete(let subscription):
+                subscription?.release()
+                subscription?.subscriber.receive(completion: .finished)
             case .idle:
                 break steps
             }
@@ -121,13 +121,13 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func attachInbound(_ subscriber: AnySubscriber<WebSocketSession.Message, Never>, session: WebSocketSession) {
-        switch inbound.attach(subscriber) {
+        let subscription = InboundSubscription(session: session, handler: self, subscriber: subscriber)
+        switch inbound.attach(subscription) {
         case .reject:
+            subscription.release()
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: .finished)
         case .subscribe:
-            let subscription = InboundSubscription(session: session, handler: self)
-            inboundSubscription = subscription
             subscriber.receive(subscription: subscription)
             pump()
         }
@@ -139,10 +139,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func inboundCancelled() {
-        if inbound.cancelled() {
-            inboundSubscription?.release()
-            inboundSubscription = nil
-        }
+        inbound.cancelled()?.release()
         pump()
     }
 

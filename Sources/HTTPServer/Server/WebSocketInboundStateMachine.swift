@@ -159,14 +159,14 @@ struct WebSocketInboundStateMachine<Receiver> {
         }
     }
 
-    /// The subscriber cancelled. Returns whether to let go of its subscription.
-    mutating func cancelled() -> Bool {
+    /// The subscriber cancelled. Returns it, to be let go of (nil if it already was).
+    mutating func cancelled() -> Receiver? {
         switch state {
-        case .attached, .delivering:
+        case .attached(let receiver, _, _), .delivering(let receiver, _, _):
             state = .abandoned
-            return true
+            return receiver
         case .unattached, .abandoned, .finished:
-            return false
+            return nil
         }
     }
 

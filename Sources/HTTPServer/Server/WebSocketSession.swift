@@ -75,16 +75,19 @@ public final class WebSocketSession: @unchecked Sendable {
     }
 }
 
-/// The subscription of `WebSocketSession.messages`. It keeps the connection's handler alive
-/// until the messages received before the connection closed have been delivered.
+/// The subscription of `WebSocketSession.messages`, and the way to its subscriber. It keeps
+/// the connection's handler alive until the messages received before the connection closed
+/// have been delivered.
 final class InboundSubscription: Subscription, @unchecked Sendable {
-    // Sendable: `loop` is immutable; `handler` is only touched on the loop.
+    // Sendable: `loop` is immutable; `handler` and `subscriber` are only used on the loop.
     private let loop: EventLoop
     private var handler: WebSocketConnectionHandler?
+    let subscriber: AnySubscriber<WebSocketSession.Message, Never>
 
-    init(session: WebSocketSession, handler: WebSocketConnectionHandler) {
+    init(session: WebSocketSession, handler: WebSocketConnectionHandler, subscriber: AnySubscriber<WebSocketSession.Message, Never>) {
         loop = session.loop
         self.handler = handler
+        self.subscriber = subscriber
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -160,12 +160,7 @@ struct WebSocketStateMachine: Sendable, Equatable {
 
     /// The peer's close frame arrived.
     mutating func closeReceived(code: WebSocketCloseCode) -> ClosingAction {
-        var handshake: WebSocketCloseHandshake
-        switch state {
-        case .open: handshake = WebSocketCloseHandshake()
-        case .awaitingPeerClose(let current): handshake = current
-        case .flushing, .closed: return .none
-        }
+        guard var handshake = handshakeStillReading else { return .none }
         let echo = handshake.receive(code: code)
         state = .flushing(handshake)
         switch role {
@@ -179,15 +174,20 @@ struct WebSocketStateMachine: Sendable, Equatable {
 
     /// The peer broke the protocol (or a limit): fail the connection with the error's code.
     mutating func failed(_ error: WebSocketError) -> ClosingAction {
-        var handshake: WebSocketCloseHandshake
-        switch state {
-        case .open: handshake = WebSocketCloseHandshake()
-        case .awaitingPeerClose(let current): handshake = current
-        case .flushing, .closed: return .none
-        }
+        guard var handshake = handshakeStillReading else { return .none }
         let code = handshake.fail(with: error)
         state = .flushing(handshake)
         return code.map { .sendCloseThenCloseAfterFlush($0) } ?? .closeAfterFlush
+    }
+
+    /// The close handshake so far while frames are still read (a fresh one while open); nil
+    /// once nothing more is read.
+    private var handshakeStillReading: WebSocketCloseHandshake? {
+        switch state {
+        case .open: WebSocketCloseHandshake()
+        case .awaitingPeerClose(let handshake): handshake
+        case .flushing, .closed: nil
+        }
     }
 
     /// The TCP connection closed (either side, or an error).

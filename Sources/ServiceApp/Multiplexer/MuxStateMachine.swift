@@ -63,10 +63,8 @@ struct MuxStateMachine: Sendable {
         var phase: Phase
         var share: Share
         var demand: Subscribers.Demand
+        /// Events produced while demand was 0, oldest first (at most `maxPendingEvents`).
         var held: [String] = []
-        var heldHead = 0
-
-        var heldCount: Int { held.count - heldHead }
     }
 
     private enum State {
@@ -203,7 +201,7 @@ struct MuxStateMachine: Sendable {
             subscriptions[id] = subscription
             return [.send(.event(id: id, event: event))]
         }
-        guard subscription.heldCount < settings.maxPendingEvents else {
+        guard subscription.held.count < settings.maxPendingEvents else {
             return [.send(.overflow(id: id, limit: settings.maxPendingEvents)), .tearDown(serial)] + end(id)
         }
         subscription.held.append(event)
@@ -214,20 +212,14 @@ struct MuxStateMachine: Sendable {
 
     /// Sends held events while there is demand.
     private mutating func flush(_ id: String, _ subscription: inout Subscription) -> [Action] {
-        var actions: [Action] = []
-        while subscription.heldCount > 0, subscription.demand > 0 {
-            actions.append(.send(.event(id: id, event: subscription.held[subscription.heldHead])))
-            subscription.heldHead += 1
+        var sent = 0
+        while sent < subscription.held.count, subscription.demand > 0 {
             subscription.demand -= 1
-            held -= 1
+            sent += 1
         }
-        if subscription.heldCount == 0 {
-            subscription.held = []
-            subscription.heldHead = 0
-        } else if subscription.heldHead > 0 {
-            subscription.held.removeFirst(subscription.heldHead)
-            subscription.heldHead = 0
-        }
+        held -= sent
+        let actions: [Action] = subscription.held.prefix(sent).map { .send(.event(id: id, event: $0)) }
+        subscription.held.removeFirst(sent)
         return actions
     }
 
@@ -237,7 +229,7 @@ struct MuxStateMachine: Sendable {
     private mutating func end(_ id: String) -> [Action] {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return [] }
         ids[subscription.serial] = nil
-        held -= subscription.heldCount
+        held -= subscription.held.count
         if case .running = subscription.phase { running -= 1 }
         switch subscription.share {
         case .none: return []

@@ -99,6 +99,8 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"webSocket": {"compression": "yes"}}"#, "webSocket.compression"),
             (#"{"http": {"headerReadTimeoutSeconds": "10"}}"#, "http.headerReadTimeoutSeconds"),
             (#"{"cache": {"ttlSeconds": [60]}}"#, "cache.ttlSeconds"),
+            (#"{"mux": {"maxPendingEvents": "256"}}"#, "mux.maxPendingEvents"),
+            (#"{"mux": {"maxSubscriptions": 2.5}}"#, "mux.maxSubscriptions"),
         ]
         for (json, key) in cases {
             guard case .invalidValue(_, .file(_, let named), _) = fileError(json) else {
@@ -124,6 +126,10 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"retry": {"maxRetries": 1}}"#, "retry.maxRetries"),
             (#"{"retry": {"baseDelayMs": 60001}}"#, "retry.baseDelayMs"),
             (#"{"cache": {"capacity": -1}}"#, "cache.capacity"),
+            (#"{"mux": {"maxSubscriptions": 0}}"#, "mux.maxSubscriptions"),
+            (#"{"mux": {"maxSubscriptions": 10001}}"#, "mux.maxSubscriptions"),
+            (#"{"mux": {"maxPendingEvents": 0}}"#, "mux.maxPendingEvents"),
+            (#"{"mux": {"maxPendingEvents": 1000001}}"#, "mux.maxPendingEvents"),
             (#"{"logLevel": "verbose"}"#, "logLevel"),
             (#"{"githubApiUrl": "ftp://example.com"}"#, "githubApiUrl"),
             (#"{"githubApiUrl": "api.github.com"}"#, "githubApiUrl"),

@@ -79,7 +79,8 @@ final class ConfigPrecedenceTests: XCTestCase {
                            "outboundLimitBytes": 70000, "compression": false},
              "upstream": {"connectTimeoutSeconds": 1, "requestTimeoutSeconds": 2, "maxConnections": 8},
              "retry": {"maxRetries": 3, "baseDelayMs": 10},
-             "cache": {"capacity": 0, "ttlSeconds": 1}}
+             "cache": {"capacity": 0, "ttlSeconds": 1},
+             "mux": {"maxSubscriptions": 3, "maxPendingEvents": 1}}
             """
         let config = try FakeFiles.resolve(file: json)
         var expected = ServiceConfig()
@@ -97,6 +98,8 @@ final class ConfigPrecedenceTests: XCTestCase {
         expected.upstream = .init(connect: .seconds(1), request: .seconds(2), maxConnections: 8)
         expected.retry = .init(maxRetries: 3, baseDelay: .milliseconds(10))
         expected.cache = .init(capacity: 0, ttl: .seconds(1))
+        expected.mux.maxSubscriptions = 3
+        expected.mux.maxPendingEvents = 1
         XCTAssertEqual(config, expected)
     }
 

@@ -16,27 +16,9 @@ final class TraceBackPressureTests: EndToEndTestCase {
 
         // Each frame changes value1 by 4 KiB, which comes back at least twice as a trace value
         // (the value1 and validatedValue1 lanes): the traces outgrow what the client sends.
-        let frames = ["x", "y"].map { letter in
-            let text = #"{"type":"field","name":"value1","value":"\#(String(repeating: letter, count: 4096))"}"#
-            return WebSocketFrameEncoder.frame(opcode: .text, payload: Array(text.utf8), maskingKey: 0x0BAD_F00D)
-        }
-        var sent = 0, frameIndex = 0, offset = 0
+        let texts = ["x", "y"].map { letter in #"{"type":"field","name":"value1","value":"\#(String(repeating: letter, count: 4096))"}"# }
         let ceiling = 64 << 20
-        while sent < ceiling {
-            let frame = frames[frameIndex % 2]
-            let count = try frame.withUnsafeBytes { try silent.http.sendNonBlocking(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
-            if count == 0 {
-                // The server stopped reading: it gave up on this client.
-                if !silent.http.waitWritable(timeout: 2) { break }
-                continue
-            }
-            sent += count
-            offset += count
-            if offset == frame.count {
-                offset = 0
-                frameIndex += 1
-            }
-        }
+        let sent = try sendWithoutReading(silent, texts: texts, ceiling: ceiling)
         XCTAssertLessThan(sent, ceiling, "the server kept taking frames from a traced client that never reads")
 
         // Meanwhile another session is served as usual.

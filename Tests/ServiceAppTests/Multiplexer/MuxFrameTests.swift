@@ -65,6 +65,21 @@ final class MuxFrameTests: XCTestCase {
         }
     }
 
+    /// Nothing a client sends crashes the parser: nesting far deeper than any frame needs is a
+    /// `bad_message`, not a stack overflow.
+    func testDeepNestingIsRefusedNotACrash() {
+        for depth in [1_000, 200_000] {
+            let arrays = #"{"type":"send","id":"a","message":{"x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"
+            let objects = #"{"type":"send","id":"a","message":"# + String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth + 1)
+            for text in [arrays, objects] {
+                guard case .refused(nil, .badMessage, _) = MuxClientFrame(text: text) else {
+                    XCTFail("depth \(depth) was not refused")
+                    continue
+                }
+            }
+        }
+    }
+
     func testAnIDIsOneToSixtyFourCodePoints() {
         let longest = String(repeating: "é", count: 64)
         XCTAssertEqual(MuxClientFrame(text: #"{"type":"cancel","id":"\#(longest)"}"#), .cancel(id: longest))

@@ -1,6 +1,7 @@
 import FakeGithub
 import Foundation
 import GithubProxy
+import HTTPTestSupport
 @testable import ServiceApp
 import StreamCore
 import XCTest
@@ -40,6 +41,15 @@ final class SearchPipelineTests: XCTestCase {
         XCTAssertEqual(events.searches.count, count, "search events", file: file, line: line)
     }
 
+    /// Waits (real time) until `expected.count` activity events have come, then compares them.
+    /// A search's `activity:false` is written after its result, on the upstream's thread (the
+    /// result goes downstream before the completion that ends the activity), so a test that has
+    /// just seen the result may not see the `false` yet.
+    private func assertActivity(_ expected: [Bool], _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        _ = waitUntil(timeout: 10) { events.activity.count >= expected.count }
+        XCTAssertEqual(events.activity, expected, message, file: file, line: line)
+    }
+
     func testDebounceThenRefreshRepeatsTheLatestSearch() {
         for text in ["h", "he", "heck"] { send(.input(text)) }
         scheduler.advance(by: .milliseconds(299))
@@ -57,7 +67,7 @@ final class SearchPipelineTests: XCTestCase {
         XCTAssertEqual(events.refreshing, [true, false])
         XCTAssertEqual(events.searches.map(\.query), ["heck", "heck"], "a refresh repeats an unchanged text's search")
         XCTAssertEqual(fake.searchQueries, ["heck", "heck"])
-        XCTAssertEqual(events.activity, [true, false, true, false])
+        assertActivity([true, false, true, false])
     }
 
     func testRefreshBeforeAnyInputSearchesTheEmptyTextWithoutAnUpstreamCall() {
@@ -83,7 +93,7 @@ final class SearchPipelineTests: XCTestCase {
         waitForSearches(1)
         XCTAssertEqual(events.searches.map(\.query), ["heck"], "the superseded search is never reported")
         XCTAssertEqual(fake.searchQueries, ["heck", "heck"])
-        XCTAssertEqual(events.activity, [true, false, true, false], "the superseded search's activity ends first")
+        assertActivity([true, false, true, false], "the superseded search's activity ends first")
     }
 
     func testFastTypingMakesOneUpstreamSearch() {

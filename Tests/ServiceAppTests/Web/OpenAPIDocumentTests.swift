@@ -34,7 +34,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(
             Set(paths.keys),
             ["/", "/search", "/form", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}", "/openapi.json",
-             "/ws", "/ws/search", "/ws/form", "/ws/echo"])
+             "/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
         for (path, item) in paths {
             XCTAssertEqual(Array(try XCTUnwrap(item as? Object).keys), ["get"], path)
         }
@@ -110,7 +110,7 @@ final class OpenAPIDocumentTests: XCTestCase {
 
     func testWebSocketUpgrades() throws {
         let paths = try object(try document(), ["paths"])
-        for path in ["/ws", "/ws/search", "/ws/form"] {
+        for path in ["/ws", "/ws/search", "/ws/form", "/ws/pipelines"] {
             XCTAssertEqual(Set(try object(paths, [path, "get", "responses"]).keys), ["101", "400", "403", "426", "429", "503"], path)
         }
         XCTAssertEqual(Set(try object(paths, ["/ws/echo", "get", "responses"]).keys), ["101", "400", "426", "503"], "no fair use on echo")

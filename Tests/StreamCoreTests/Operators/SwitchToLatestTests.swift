@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import StreamCore
 import XCTest
 
@@ -140,29 +140,96 @@ final class SwitchToLatestTests: XCTestCase {
         cancellable.cancel()
     }
 
+    func testDemandAddedForASupersededInnersValueGoesToTheNewInner() {
+        // The downstream switches to a new inner while it receives a value of the old one, and
+        // asks for more: that demand belongs to the new inner; the old one is cancelled.
+        let outer = PassthroughSubject<ScriptedPublisher<Int, Never>, Never>()
+        let first = ScriptedPublisher<Int, Never>()
+        let second = ScriptedPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: { value in
+            guard value == 1 else { return .none }
+            outer.send(second)
+            return .max(1)
+        })
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(first)
+        XCTAssertEqual(first.send(1), .none, "the demand does not go back to the superseded inner")
+        XCTAssertEqual(first.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(second.requests, [.max(1)], "the new inner (subscribed with no demand) gets it")
+        second.send(2)
+        XCTAssertEqual(recorder.values, [1, 2])
+    }
+
+    func testDemandAddedBeforeTheNewInnersSubscriptionArrivesIsRequestedWithIt() {
+        // As above, but the new inner hands out its subscription only later: the demand the
+        // downstream returned, and what it requested meanwhile, wait for it.
+        let outer = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+        let first = ScriptedPublisher<Int, Never>()
+        let second = ScriptedPublisher<Int, Never>()
+        var held: AnySubscriber<Int, Never>?
+        let late = ClosurePublisher<Int> { held = $0 }
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: { value in
+            guard value == 1 else { return .none }
+            outer.send(late.eraseToAnyPublisher())
+            return .max(1)
+        })
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(first.eraseToAnyPublisher())
+        XCTAssertEqual(first.send(1), .none)
+        recorder.request(.max(2))
+        XCTAssertEqual(first.requests, [.max(1)], "nothing more for the superseded inner")
+        guard let held else { return XCTFail("the new inner was not subscribed") }
+        second.receive(subscriber: held)  // the new inner's subscription arrives now
+        XCTAssertEqual(second.requests, [.max(3)], "1 returned for the old inner's value + 2 requested")
+        for value in 2...5 { second.send(value) }
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4], "never more than demanded")
+    }
+
+    /// Two threads keep sending into the inner they last saw published in `latest` while this
+    /// thread switches through 200 inners. After each switch this thread waits until a value of
+    /// the new inner has come out (it must: the inner is current and the downstream wants
+    /// everything), so every inner delivers and the switches land among sends in flight.
+    ///
+    /// Without that wait the test could see nothing at all, legitimately: a value sent into an
+    /// inner that is no longer current is dropped, and between `outer.send(inner)` and
+    /// `latest.set` the senders still read the previous index. A switching thread descheduled
+    /// there (or starved on `latest`'s lock by the two senders) while the senders make all their
+    /// sends leaves every value dropped — which a loaded 2-core machine under ASan did.
     func testConcurrentSwitchingNeverDeliversFromAnOlderInner() {
         let inners = (0..<200).map { _ in PassthroughSubject<Int, Never>() }
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let latest = LatestIndex()
-        let recorder = Recorder<Int, Never>()
-        outer.switchToLatest().subscribe(recorder)
+        let log = GenerationLog()
+        let cancellable = outer.switchToLatest().sink { log.record(generation: $0 / 100_000) }
         outer.send(inners[0])
-        DispatchQueue.concurrentPerform(iterations: 3) { worker in
-            if worker == 0 {
-                for index in 1..<inners.count {
-                    outer.send(inners[index])
-                    latest.set(index)
+        let sendersDone = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            Thread {
+                var step = 0
+                while let index = latest.get() {
+                    inners[index].send(index * 100_000 + step % 100_000)
+                    step += 1
                 }
-            } else {
-                for step in 0..<5_000 {
-                    let index = latest.get()
-                    inners[index].send(index * 100_000 + step)
-                }
+                sendersDone.signal()
+            }.start()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        for index in inners.indices {
+            if index > 0 {
+                outer.send(inners[index])
+                latest.set(index)
+            }
+            while log.newest != index && Date() < deadline { usleep(100) }
+            guard log.newest == index else {
+                XCTFail("no value of inner \(index) came out within 60 s")
+                break
             }
         }
-        let generations = recorder.values.map { $0 / 100_000 }
-        XCTAssertEqual(generations, generations.sorted(), "a superseded inner never delivers after a newer one")
-        XCTAssertFalse(generations.isEmpty)
+        latest.stop()
+        for _ in 0..<2 { XCTAssertEqual(sendersDone.wait(timeout: .now() + 60), .success) }
+        cancellable.cancel()
+        XCTAssertEqual(log.outOfOrder, [], "a superseded inner never delivers after a newer one")
+        XCTAssertEqual(log.generations, Array(inners.indices), "every inner delivered, in order")
     }
 
     func testFailureTypeOverloads() {
@@ -181,12 +248,34 @@ final class SwitchToLatestTests: XCTestCase {
     }
 }
 
-/// The index of the newest inner, shared by the stress test's threads (behind its lock).
+/// The index of the newest inner, shared by the stress test's threads (behind its lock); nil
+/// once the senders are to stop.
 private final class LatestIndex: @unchecked Sendable {
     private let lock = TestLock()
-    private var value = 0
+    private var value: Int? = 0
     func set(_ index: Int) { lock.withLock { value = index } }
-    func get() -> Int { lock.withLock { value } }
+    func stop() { lock.withLock { value = nil } }
+    func get() -> Int? { lock.withLock { value } }
+}
+
+/// What the stress test's downstream saw, by inner (behind its lock): the inners in the order
+/// their first values came, and any value of an inner older than one already seen.
+private final class GenerationLog: @unchecked Sendable {
+    private let lock = TestLock()
+    private var seen: [Int] = []
+    private var stale: [String] = []
+
+    func record(generation: Int) {
+        lock.withLock {
+            guard let newest = seen.last, generation <= newest else { return seen.append(generation) }
+            if generation < newest, stale.count < 10 { stale.append("\(generation) after \(newest)") }
+        }
+    }
+
+    /// The newest inner that delivered, or nil before any value.
+    var newest: Int? { lock.withLock { seen.last } }
+    var generations: [Int] { lock.withLock { seen } }
+    var outOfOrder: [String] { lock.withLock { stale } }
 }
 
 /// A publisher built from a closure, for inners that misbehave on purpose.

@@ -42,14 +42,22 @@ final class MuxClient {
 
     // MARK: Client frames
 
-    /// Subscribes; an unlimited `demand` is left out of the frame (it is the default).
     func subscribe(_ id: String, _ pipeline: String, demand: Subscribers.Demand = .unlimited, trace: Bool = false) throws {
-        var frame: [String: Any] = ["type": "subscribe", "id": id, "pipeline": pipeline]
-        if demand != .unlimited { frame["demand"] = Self.wire(demand) }
+        var frame: [String: Any] = ["type": "subscribe", "id": id, "pipeline": pipeline, "demand": Self.wire(demand)]
         if trace { frame["trace"] = true }
-        requested[id] = demand
-        events[id] = []
+        // A live id stays as it is (the server answers duplicate_id).
+        if requested[id] == nil {
+            requested[id] = demand
+            events[id] = []
+        }
         try send(frame)
+    }
+
+    /// Subscribes with a frame that leaves `demand` out (the default, unlimited).
+    func subscribeWithoutDemand(_ id: String, _ pipeline: String) throws {
+        requested[id] = .unlimited
+        events[id] = []
+        try send(["type": "subscribe", "id": id, "pipeline": pipeline])
     }
 
     /// Sends `message` (a frame of the pipeline's endpoint) to subscription `id`.
@@ -93,7 +101,11 @@ final class MuxClient {
             XCTAssertTrue((requested[id] ?? .none) >= count, "\(id): event \(count) beyond demand \(String(describing: requested[id]))",
                           file: file, line: line)
         }
-        if frame.type == "completion", let id = frame.id { requested[id] = nil }
+        // The id is not live (any more): its tally goes.
+        let notLive: Set<String> = ["unknown_id", "unknown_pipeline", "too_many_subscriptions", "too_many_sessions"]
+        if let id = frame.id, frame.type == "completion" || (frame.type == "error" && notLive.contains(frame.code ?? "")) {
+            requested[id] = nil
+        }
         return frame
     }
 

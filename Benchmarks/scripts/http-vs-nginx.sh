@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Keep-alive `GET /healthz` on the service against nginx (`return 200` with the same body and
+# headers, as many workers as the service has event loops) and, when given, other builds of
+# the service and Hummingbird: `wrk -t2 -c64` on each in turn, ROUNDS times, alternating, so
+# that every server sees the same machine. For each run: requests/s and the server's CPU time
+# per request (user + system, from /proc/PID/stat before and after, summed over nginx's
+# master and workers), then the medians and the ratios to nginx. With Hummingbird, the same
+# for WebSocket echo (`wsload -c 64 -s 32` on /ws/echo): round trips/s, p99 and CPU per round
+# trip, against Hummingbird.
+#
+# Usage: http-vs-nginx.sh [NAME=]SERVICE_BINARY [[NAME=]SERVICE_BINARY ...]
+#   e.g. http-vs-nginx.sh .build/release/ServiceApp base=/tmp/base/.build/release/ServiceApp
+# Environment: ROUNDS (default 5), DURATION seconds per run (default 5), WORKERS (default
+#   nproc: the service's default loop count), HUMMINGBIRD=path to Benchmarks' HummingbirdAnchor
+#   binary (optional; it serves /hello, 13 bytes, with `--threads WORKERS`).
+# Prints Markdown tables on stdout; progress on stderr. Loopback only.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+[ $# -ge 1 ] || die "usage: $0 [NAME=]SERVICE_BINARY ..."
+ROUNDS="${ROUNDS:-5}"
+DURATION="${DURATION:-5}"
+WORKERS="${WORKERS:-$(nproc)}"
+HUMMINGBIRD="${HUMMINGBIRD:-}"
+ensure_wrk
+command -v nginx >/dev/null 2>&1 || die "nginx not found (apt-get install nginx)"
+TICKS="$(getconf CLK_TCK)"
+
+tmp="$(mktemp -d)"
+PIDS=()
+cleanup() {
+    kill_bg
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+wait_port() {
+    local port="$1" pid="$2"
+    for _ in $(seq 300); do
+        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/" && return 0
+        kill -0 "$pid" 2>/dev/null || die "server $pid exited before listening on $port"
+        sleep 0.1
+    done
+    die "nothing listens on $port"
+}
+
+# Servers: NAME, URL, WebSocket echo URL and the PIDs whose CPU time counts.
+NAMES=() URLS=() WS_URLS=() CPU_PIDS=()
+
+start_service() {
+    local name="$1" binary="$2" port
+    [ -x "$binary" ] || die "$binary is not an executable"
+    port="$(free_port)"
+    "$binary" --host 127.0.0.1 --port "$port" --github-api-url http://127.0.0.1:9 \
+        >"$tmp/$name.log" 2>&1 &
+    local pid=$!
+    PIDS+=("$pid")
+    wait_port "$port" "$pid"
+    NAMES+=("$name") URLS+=("http://127.0.0.1:$port/healthz") WS_URLS+=("ws://127.0.0.1:$port/ws/echo")
+    CPU_PIDS+=("$pid")
+}
+
+start_nginx() {
+    local port body
+    port="$(free_port)"
+    mkdir -p "$tmp/nginx"
+    body="$(curl -s "${URLS[0]}")"
+    # The service's answer: 200, Content-Type application/json, the same bytes.
+    cat >"$tmp/nginx/nginx.conf" <<EOF
+worker_processes $WORKERS;
+error_log $tmp/nginx/error.log warn;
+pid $tmp/nginx/nginx.pid;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    client_body_temp_path $tmp/nginx;
+    proxy_temp_path $tmp/nginx;
+    fastcgi_temp_path $tmp/nginx;
+    uwsgi_temp_path $tmp/nginx;
+    scgi_temp_path $tmp/nginx;
+    server {
+        listen 127.0.0.1:$port;
+        location = /healthz { default_type application/json; return 200 '$body'; }
+        location / { return 200; }
+    }
+}
+EOF
+    nginx -c "$tmp/nginx/nginx.conf" -g 'daemon off;' >"$tmp/nginx.log" 2>&1 &
+    local pid=$!
+    PIDS+=("$pid")
+    wait_port "$port" "$pid"
+    NAMES+=("nginx-${WORKERS}w") URLS+=("http://127.0.0.1:$port/healthz") WS_URLS+=("") CPU_PIDS+=("$pid")
+}
+
+start_hummingbird() {
+    local port
+    port="$(free_port)"
+    "$HUMMINGBIRD" --port "$port" --threads "$WORKERS" >"$tmp/hummingbird.log" 2>&1 &
+    local pid=$!
+    PIDS+=("$pid")
+    wait_port "$port" "$pid"
+    NAMES+=("hummingbird") URLS+=("http://127.0.0.1:$port/hello") WS_URLS+=("ws://127.0.0.1:$port/ws/echo")
+    CPU_PIDS+=("$pid")
+}
+
+# CPU ticks (user + system) of PID and its children processes (nginx's workers).
+cpu_ticks() {
+    local total=0 pid ticks
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        ticks="$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+        total=$((total + ticks))
+    done
+    echo "$total"
+}
+
+# run INDEX: one wrk run against server INDEX; prints "requests/s µs-per-request".
+run() {
+    local i="$1" before after requests seconds
+    before="$(cpu_ticks "${CPU_PIDS[$i]}")"
+    run_bg timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" "${URLS[$i]}" >"$tmp/wrk.txt" ||
+        die "[${NAMES[$i]}] wrk failed"
+    after="$(cpu_ticks "${CPU_PIDS[$i]}")"
+    if grep -q 'Non-2xx or 3xx responses' "$tmp/wrk.txt"; then die "[${NAMES[$i]}] non-2xx answers"; fi
+    requests="$(awk '/requests in/ { print $1 }' "$tmp/wrk.txt")"
+    seconds="$(awk '/requests in/ { sub(/s,$/, "", $4); print $4 }' "$tmp/wrk.txt")"
+    awk -v r="$requests" -v s="$seconds" -v t=$((after - before)) -v hz="$TICKS" \
+        'BEGIN { printf "%.0f %.2f\n", r / s, t / hz * 1e6 / r }'
+}
+
+# run_ws INDEX: one wsload run against server INDEX; prints "round-trips/s p99-µs µs-per-round-trip".
+run_ws() {
+    local i="$1" before after rc=0
+    before="$(cpu_ticks "${CPU_PIDS[$i]}")"
+    run_bg timeout $((DURATION + 30)) "$WSLOAD" -c 64 -d "$DURATION" -s 32 -o json "${WS_URLS[$i]}" \
+        >"$tmp/ws.json" || rc=$?
+    after="$(cpu_ticks "${CPU_PIDS[$i]}")"
+    python3 - "$tmp/ws.json" $((after - before)) "$TICKS" "$DURATION" "$rc" "${NAMES[$i]}" <<'PY'
+import json, sys
+path, ticks, hz, duration, rc, name = sys.argv[1:]
+r = json.load(open(path))
+if int(rc) != 0 or r["errors"] != 0:
+    sys.exit(f"[{name}] wsload reported {r['errors']} errors (exit {rc})")
+trips = r["rate"] * float(duration)
+print(f"{r['rate']:.0f} {r['p99_us']} {int(ticks) / float(hz) * 1e6 / trips:.2f}")
+PY
+}
+
+for arg in "$@"; do
+    case "$arg" in
+        *=*) start_service "${arg%%=*}" "${arg#*=}" ;;
+        *) start_service "service" "$arg" ;;
+    esac
+done
+start_nginx
+[ -n "$HUMMINGBIRD" ] && start_hummingbird
+
+log "warm-up: 1 s of wrk on each server"
+for i in "${!NAMES[@]}"; do
+    run_bg timeout 30 wrk -t2 -c64 -d1s "${URLS[$i]}" >/dev/null || die "[${NAMES[$i]}] warm-up failed"
+done
+
+printf '| round | server | requests/s | CPU µs/request |\n|---:|---|---:|---:|\n'
+for round in $(seq "$ROUNDS"); do
+    for i in "${!NAMES[@]}"; do
+        out="$(run "$i")" || exit 1
+        read -r rps us <<<"$out"
+        printf '| %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rps" "$us"
+        printf '%s %s %s\n' "${NAMES[$i]}" "$rps" "$us" >>"$tmp/results"
+    done
+done
+
+nginx_name="nginx-${WORKERS}w"
+printf '\nMedians over %s rounds (wrk -t2 -c64 -d%ss, %s loops/workers, load average %s):\n\n' \
+    "$ROUNDS" "$DURATION" "$WORKERS" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| server | requests/s | CPU µs/request | throughput vs nginx | CPU/request vs nginx |\n'
+printf '|---|---:|---:|---:|---:|\n'
+python3 - "$tmp/results" "$nginx_name" "${NAMES[@]}" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+anchor, names = sys.argv[2], sys.argv[3:]
+def median(name, column):
+    return statistics.median(float(r[column]) for r in rows if r[0] == name)
+base_rps, base_us = median(anchor, 1), median(anchor, 2)
+for name in names:
+    rps, us = median(name, 1), median(name, 2)
+    print(f"| {name} | {rps:,.0f} | {us:.2f} | {rps / base_rps:.2f}x | {us / base_us:.2f}x |")
+PY
+
+[ -n "$HUMMINGBIRD" ] || exit 0
+
+ensure_wsload
+printf '\n| round | server | round trips/s | p99 µs | CPU µs/round trip |\n|---:|---|---:|---:|---:|\n'
+for round in $(seq "$ROUNDS"); do
+    for i in "${!NAMES[@]}"; do
+        [ -n "${WS_URLS[$i]}" ] || continue
+        out="$(run_ws "$i")" || exit 1
+        read -r rate p99 us <<<"$out"
+        printf '| %s | %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rate" "$p99" "$us"
+        printf '%s %s %s %s\n' "${NAMES[$i]}" "$rate" "$p99" "$us" >>"$tmp/ws-results"
+    done
+done
+
+printf '\nWebSocket echo, medians over %s rounds (wsload -c 64 -s 32 -d %s, load average %s):\n\n' \
+    "$ROUNDS" "$DURATION" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| server | round trips/s | p99 µs | CPU µs/round trip | round trips vs Hummingbird | CPU vs Hummingbird |\n'
+printf '|---|---:|---:|---:|---:|---:|\n'
+python3 - "$tmp/ws-results" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+names = list(dict.fromkeys(r[0] for r in rows))
+def median(name, column):
+    return statistics.median(float(r[column]) for r in rows if r[0] == name)
+base_rate, base_us = median("hummingbird", 1), median("hummingbird", 3)
+for name in names:
+    rate, p99, us = median(name, 1), median(name, 2), median(name, 3)
+    print(f"| {name} | {rate:,.0f} | {p99:,.0f} | {us:.2f} | {rate / base_rate:.2f}x | {us / base_us:.2f}x |")
+PY
