@@ -17,8 +17,13 @@ public final class BlockingWebSocketClient: @unchecked Sendable {
         }
     }
 
-    /// Starts connecting to `ws://127.0.0.1:port/path`.
-    public convenience init(port: UInt16, path: String = "/ws/echo", configuration: WebSocketClientConfiguration = .init()) throws {
+    /// Starts connecting to `ws://127.0.0.1:port/path`, from the local address `source` when
+    /// given (fair-use tests tell clients apart by it).
+    public convenience init(
+        port: UInt16, path: String = "/ws/echo", source: String? = nil, configuration: WebSocketClientConfiguration = .init()
+    ) throws {
+        var configuration = configuration
+        if let source { configuration.localAddress = try SocketAddress(host: source, port: 0) }
         try self.init(url: URL(string: "ws://127.0.0.1:\(port)\(path)")!, configuration: configuration)
     }
 

@@ -9,13 +9,19 @@ extension Socket {
         case inProgress(Socket)
     }
 
-    /// Starts a nonblocking TCP connect to `address` (`TCP_NODELAY`, close-on-exec).
-    static func connecting(to address: SocketAddress) throws(SocketError) -> ConnectStart {
+    /// Starts a nonblocking TCP connect to `address` (`TCP_NODELAY`, close-on-exec), from
+    /// `local` when given.
+    static func connecting(to address: SocketAddress, from local: SocketAddress? = nil) throws(SocketError) -> ConnectStart {
         let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .lastError("socket") }
         let socket = Socket(fd: fd)
         var yes: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if let local, local.withSockAddr({ bind(fd, $0, $1) }) != 0 {
+            let error = SocketError.lastError("bind \(local)")
+            socket.close()
+            throw error
+        }
         while true {
             if address.withSockAddr({ Glibc.connect(fd, $0, $1) }) == 0 { return .connected(socket) }
             switch errno {

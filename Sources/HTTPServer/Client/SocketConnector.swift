@@ -16,15 +16,16 @@ final class SocketConnector: IOHandler, TimedConnection, @unchecked Sendable {
 
     private init(loop: EventLoop) { self.loop = loop }
 
-    /// Starts connecting to `address` (on the loop); `completion` runs on the loop, possibly
+    /// Starts connecting to `address` (from `local`, when given; on the loop); `completion` runs on the loop, possibly
     /// before this returns (a connect that finishes at once, or fails at once).
     @discardableResult
     static func connect(
-        to address: SocketAddress, on loop: EventLoop, timeout: Duration, completion: @escaping Completion
+        to address: SocketAddress, from local: SocketAddress? = nil, on loop: EventLoop, timeout: Duration,
+        completion: @escaping Completion
     ) -> SocketConnector {
         let connector = SocketConnector(loop: loop)
         do {
-            switch try Socket.connecting(to: address) {
+            switch try Socket.connecting(to: address, from: local) {
             case .connected(let socket):
                 completion(.success(socket))
             case .inProgress(let socket):

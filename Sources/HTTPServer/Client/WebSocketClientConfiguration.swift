@@ -27,13 +27,15 @@ public struct WebSocketClientConfiguration: Sendable {
     public var origin: String?
     /// Further request header fields (an `Authorization`, a `User-Agent`…).
     public var headers: HTTPHeaders
+    /// The local address to connect from (its port 0: any); nil lets the system choose.
+    public var localAddress: SocketAddress?
 
     public init(
         maxMessageBytes: Int = 16 << 20, maxResponseHeadBytes: Int = 16 << 10, maxRejectionBodyBytes: Int = 16 << 10,
         connectTimeout: Duration = .seconds(10), handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(5),
         pingInterval: Duration? = nil, idleTimeout: Duration? = nil,
         deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration(), origin: String? = nil,
-        headers: HTTPHeaders = [:]
+        headers: HTTPHeaders = [:], localAddress: SocketAddress? = nil
     ) {
         self.maxMessageBytes = max(0, maxMessageBytes)
         self.maxResponseHeadBytes = maxResponseHeadBytes
@@ -46,6 +48,7 @@ public struct WebSocketClientConfiguration: Sendable {
         self.deflate = deflate
         self.origin = origin
         self.headers = headers
+        self.localAddress = localAddress
     }
 
     /// The protocol state machine's timers.

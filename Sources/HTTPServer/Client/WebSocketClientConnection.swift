@@ -62,7 +62,9 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             finish(.failed(.unresolvableHost(handshake.host)))
             return
         }
-        let connector = SocketConnector.connect(to: address, on: loop, timeout: configuration.connectTimeout) { [self] result in
+        let connector = SocketConnector.connect(
+            to: address, from: configuration.localAddress, on: loop, timeout: configuration.connectTimeout
+        ) { [self] result in
             guard case .connecting = phase else {
                 if case .success(let socket) = result { socket.close() }
                 return

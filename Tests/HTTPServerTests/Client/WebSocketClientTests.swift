@@ -24,6 +24,7 @@ final class WebSocketClientTests: ServerTestCase {
                 session.messages.subscribe(session.outbound)
             }
             server.webSocket("/ws/bye") { session in session.close(code: .goingAway, reason: "bye") }
+            server.webSocket("/ws/peer") { session in session.send(.text(session.request.peer?.host ?? "?")) }
         }
     }
 
@@ -178,6 +179,15 @@ final class WebSocketClientTests: ServerTestCase {
         try client.opened()
         client.send(text: "by name")
         XCTAssertEqual(try client.text(), "by name")
+    }
+
+    func testTheLocalAddressIsTheOneConfigured() throws {
+        let (_, port) = try echoServer()
+        for source in ["127.0.0.1", "127.0.0.2"] {
+            let client = try BlockingWebSocketClient(port: port, path: "/ws/peer", source: source)
+            try client.opened()
+            XCTAssertEqual(try client.text(), source)
+        }
     }
 
     func testAnInvalidURLThrowsAtOnce() {

@@ -31,9 +31,10 @@ final class MuxClient {
     private(set) var events: [String: [String]] = [:]
     private var barriers = 0
 
-    /// Connects and waits for the handshake (a refusal throws its `WebSocketClientError`).
-    init(port: UInt16, timeout: TimeInterval = 10) throws {
-        socket = try BlockingWebSocketClient(port: port, path: "/ws/pipelines")
+    /// Connects (from the local address `source` when given) and waits for the handshake (a
+    /// refusal throws its `WebSocketClientError`).
+    init(port: UInt16, source: String? = nil, timeout: TimeInterval = 10) throws {
+        socket = try BlockingWebSocketClient(port: port, path: "/ws/pipelines", source: source)
         try socket.opened(timeout: timeout)
     }
 
