@@ -17,7 +17,8 @@ import Foundation
 /// client.close()
 /// ```
 /// Events arrive in order on the connection's loop (don't block there), ending with exactly
-/// one `.closed` or `.failed`. `send` and `close` may be called from any thread; they take
+/// one `.closed` or `.failed`; keep the client while you need the connection (dropping the
+/// last reference closes it). `send` and `close` may be called from any thread; they take
 /// effect in the order they are called. `wss:` is not supported (no TLS in this module).
 public final class WebSocketClient: Sendable {
     /// What happens on the connection, in order.
@@ -43,6 +44,11 @@ public final class WebSocketClient: Sendable {
         self.url = url
         self.loop = loop
         self.connection = connection
+    }
+
+    /// Dropping the last reference closes the connection (1000), as `close()` would.
+    deinit {
+        loop.enqueue { [connection] in connection.close(code: .normalClosure, reason: "") }
     }
 
     /// Starts connecting to `url` (`ws://host[:port][/path][?query]`) on a loop of `group`

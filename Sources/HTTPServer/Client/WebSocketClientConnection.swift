@@ -273,10 +273,18 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
 
     func connectionDeadlinePassed(_ connection: Connection) {
         connection.deadline = nil
-        guard case .open(_, let session) = phase else {
+        switch phase {
+        case .open:
+            break
+        case .readingRefusal:
+            // A refusal whose body never ends: report it with what came.
+            refused(connection)
+            return
+        case .connecting, .handshaking, .finished:
             fail(connection, .timedOut)
             return
         }
+        guard case .open(_, let session) = phase else { return }
         switch session.state.timerFired(readingPaused: false) {
         case .rearm(let timer):
             set(timer, on: connection)

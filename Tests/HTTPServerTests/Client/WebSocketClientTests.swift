@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import StreamCore
 @testable import HTTPServer
 import XCTest
 
@@ -7,6 +8,9 @@ import XCTest
 /// without compression, the closing handshake from either side, keepalive pings, refusals,
 /// limits and unreachable servers.
 final class WebSocketClientTests: ServerTestCase {
+    /// Sessions of /ws/watch whose connection ended.
+    private static let watchedClosed = Box(0)
+
     private func echoServer(
         _ adjust: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws -> (server: HTTPServer, port: UInt16) {
@@ -18,6 +22,13 @@ final class WebSocketClientTests: ServerTestCase {
                 "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=",
             ])
         })
+        router.get("/never-ends", immediate: { _ in
+            // Ends long after the client's deadline (and in time for the server's shutdown).
+            HTTPResponse(status: .forbidden, body: .stream { writer in
+                writer.write(Array("go away".utf8))
+                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { writer.finish() }
+            })
+        })
         return try startServer(configuration, router: router) { server in
             server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
             server.webSocket("/ws/origin", originCheck: { $0 == "https://good.example" }) { session in
@@ -25,6 +36,11 @@ final class WebSocketClientTests: ServerTestCase {
             }
             server.webSocket("/ws/bye") { session in session.close(code: .goingAway, reason: "bye") }
             server.webSocket("/ws/peer") { session in session.send(.text(session.request.peer?.host ?? "?")) }
+            server.webSocket("/ws/watch") { session in
+                session.send(.text("watching"))
+                session.messages.subscribe(Subscribers.Sink(receiveCompletion: { _ in Self.watchedClosed.mutate { $0 += 1 } },
+                                                            receiveValue: { _ in }))
+            }
         }
     }
 
@@ -188,6 +204,28 @@ final class WebSocketClientTests: ServerTestCase {
             try client.opened()
             XCTAssertEqual(try client.text(), source)
         }
+    }
+
+    func testARefusalWhoseBodyNeverEndsIsReportedAtTheDeadline() throws {
+        let (_, port) = try echoServer()
+        let client = try BlockingWebSocketClient(port: port, path: "/never-ends", configuration: .init(handshakeTimeout: .milliseconds(200)))
+        guard case .failed(.rejected(403, _, let body)) = try client.next() else { return XCTFail("not rejected") }
+        XCTAssertTrue(body.contains("go away"), body)
+    }
+
+    func testDroppingTheClientClosesTheConnection() throws {
+        let (_, port) = try echoServer()
+        let before = Self.watchedClosed.value
+        let events = Box<[String]>([])
+        var client: WebSocketClient? = try WebSocketClient.connect(to: XCTUnwrap(URL(string: "ws://127.0.0.1:\(port)/ws/watch"))) { event in
+            events.mutate { $0.append("\(event)") }
+        }
+        XCTAssertTrue(waitUntil { events.value.contains { $0.contains("watching") } })
+        XCTAssertNotNil(client)
+        XCTAssertEqual(Self.watchedClosed.value, before)
+        client = nil
+        XCTAssertTrue(waitUntil { Self.watchedClosed.value == before + 1 }, "the server saw the session end")
+        XCTAssertTrue(waitUntil { events.value.last?.hasPrefix("closed") == true }, "\(events.value)")
     }
 
     func testAnInvalidURLThrowsAtOnce() {
