@@ -79,7 +79,7 @@ public final class RemotePipelineConnection: @unchecked Sendable {
         generation += 1
         let current = generation
         do {
-            let client = try WebSocketClient.connect(to: url, configuration: configuration, loop: loop) { [weak self] event in
+            let client = try WebSocketClient.connect(to: url, configuration: configuration, loop: loop) { [weak self] _, event in
                 self?.handle(event, generation: current)
             }
             phase = .connected(client, generation: current, opened: false)

@@ -12,7 +12,7 @@ public final class BlockingWebSocketClient: @unchecked Sendable {
 
     /// Starts connecting to `url`.
     public init(url: URL, configuration: WebSocketClientConfiguration = .init(), group: EventLoopGroup? = nil) throws {
-        client = try WebSocketClient.connect(to: url, configuration: configuration, group: group) { [weak self] event in
+        client = try WebSocketClient.connect(to: url, configuration: configuration, group: group) { [weak self] _, event in
             self?.append(event)
         }
     }

@@ -43,14 +43,11 @@ let run = Run(end: DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_00
 let configuration = WebSocketClientConfiguration(deflate: deflate ? PerMessageDeflateConfiguration() : nil)
 var usageBefore = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usageBefore)
-let clients = Box<[Int: WebSocketClient]>()
 let loop = group.next()
 
-/// Connects client `index`; called on the loop, so the client is stored before any of its
-/// events can run there.
+/// Connects client `index`.
 @Sendable func start(_ index: Int) throws(WebSocketClientError) {
-    let client = try WebSocketClient.connect(to: url, configuration: configuration, loop: loop) { event in
-        guard let client = clients.value[index] else { return }
+    _ = try WebSocketClient.connect(to: url, configuration: configuration, loop: loop) { client, event in
         let now = DispatchTime.now().uptimeNanoseconds
         switch event {
         case .opened:
@@ -77,12 +74,9 @@ let loop = group.next()
             if run.finished == connections { run.done.signal() }
         }
     }
-    clients.value[index] = client
 }
 
-for index in 0 ..< connections {
-    try loop.sync { Result { () throws(WebSocketClientError) in try start(index) } }.get()
-}
+for index in 0 ..< connections { try start(index) }
 run.done.wait()
 var usageAfter = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usageAfter)
@@ -93,10 +87,3 @@ let sorted = loop.sync { run.latencies.sorted() }
 let count = sorted.count
 func percentile(_ p: Double) -> UInt64 { count == 0 ? 0 : sorted[min(count - 1, Int(Double(count) * p))] / 1000 }
 print(#"{"rate": \#(Double(count) / Double(seconds)), "p50_us": \#(percentile(0.5)), "p99_us": \#(percentile(0.99)), "errors": \#(run.errors), "round_trips": \#(count), "cpu_us_per_round_trip": \#(count == 0 ? 0 : cpu / Double(count))}"#)
-
-/// A value the loop and the main thread share, set before the loop reads it.
-final class Box<Value: Sendable>: @unchecked Sendable {
-    // Sendable: only touched on the loop.
-    var value: Value
-    init() where Value == [Int: WebSocketClient] { value = [:] }
-}

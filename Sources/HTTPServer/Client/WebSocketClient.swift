@@ -5,21 +5,21 @@ import Foundation
 /// role (masked frames, the client's side of the handshakes).
 ///
 /// ```swift
-/// let client = try WebSocketClient.connect(to: URL(string: "ws://127.0.0.1:8080/ws/echo")!) { event in
+/// let client = try WebSocketClient.connect(to: URL(string: "ws://127.0.0.1:8080/ws/echo")!) { client, event in
 ///     switch event {
-///     case .opened: break
-///     case .message(let message): print(message)
+///     case .opened: client.send(text: "hello")
+///     case .message(let message): print(message); client.close()
 ///     case .closed(let code, _): print("closed", code)
 ///     case .failed(let error): print(error)
 ///     }
 /// }
-/// client.send(.text("hello"))   // queued until the connection is open
-/// client.close()
 /// ```
-/// Events arrive in order on the connection's loop (don't block there), ending with exactly
-/// one `.closed` or `.failed`; keep the client while you need the connection (dropping the
-/// last reference closes it). `send` and `close` may be called from any thread; they take
-/// effect in the order they are called. `wss:` is not supported (no TLS in this module).
+/// Events arrive in order on the connection's loop (don't block there), each with the client
+/// to answer on, ending with exactly one `.closed` or `.failed`. The connection stays open
+/// until either side closes it, whoever holds the returned client (the loop does, meanwhile).
+/// `send` and `close` may be called from any thread; they take effect in the order they are
+/// called; messages sent before the handshake completes wait for it. `wss:` is not supported
+/// (no TLS in this module).
 public final class WebSocketClient: Sendable {
     /// What happens on the connection, in order.
     public enum Event: Sendable {
@@ -46,16 +46,11 @@ public final class WebSocketClient: Sendable {
         self.connection = connection
     }
 
-    /// Dropping the last reference closes the connection (1000), as `close()` would.
-    deinit {
-        loop.enqueue { [connection] in connection.close(code: .normalClosure, reason: "") }
-    }
-
     /// Starts connecting to `url` (`ws://host[:port][/path][?query]`) on a loop of `group`
     /// (by default `EventLoopGroup.sharedClient`); throws at once only for a URL it cannot use.
     public static func connect(
         to url: URL, configuration: WebSocketClientConfiguration = .init(), group: EventLoopGroup? = nil,
-        onEvent: @escaping @Sendable (Event) -> Void
+        onEvent: @escaping @Sendable (WebSocketClient, Event) -> Void
     ) throws(WebSocketClientError) -> WebSocketClient {
         let loop: EventLoop
         if let group {
@@ -72,12 +67,14 @@ public final class WebSocketClient: Sendable {
     /// Starts connecting to `url` on `loop` (see `connect(to:configuration:group:onEvent:)`).
     public static func connect(
         to url: URL, configuration: WebSocketClientConfiguration = .init(), loop: EventLoop,
-        onEvent: @escaping @Sendable (Event) -> Void
+        onEvent: @escaping @Sendable (WebSocketClient, Event) -> Void
     ) throws(WebSocketClientError) -> WebSocketClient {
         let endpoint = try Endpoint(url)
         let handshake = WebSocketClientHandshake(target: endpoint.target, host: endpoint.hostHeader, configuration: configuration)
-        let connection = WebSocketClientConnection(handshake: handshake, loop: loop, onEvent: onEvent)
+        let connection = WebSocketClientConnection(handshake: handshake, loop: loop)
         let client = WebSocketClient(url: url, loop: loop, connection: connection)
+        // Set before the loop first sees the connection (the enqueue below orders it).
+        connection.onEvent = { [client] event in onEvent(client, event) }
         if let numeric = try? SocketAddress(host: endpoint.host, port: endpoint.port) {
             loop.enqueue { connection.connect(to: [numeric]) }
         } else {

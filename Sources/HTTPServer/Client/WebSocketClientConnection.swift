@@ -45,12 +45,13 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
     /// The terminal event, once known (the first cause wins); reported when the TCP
     /// connection closes.
     private var outcome: Event?
-    private let onEvent: @Sendable (Event) -> Void
+    /// The application's handler; it holds the `WebSocketClient`, which keeps the client
+    /// alive while the connection lives. Let go once the terminal event is reported.
+    var onEvent: (@Sendable (Event) -> Void)?
 
-    init(handshake: WebSocketClientHandshake, loop: EventLoop, onEvent: @escaping @Sendable (Event) -> Void) {
+    init(handshake: WebSocketClientHandshake, loop: EventLoop) {
         self.handshake = handshake
         self.loop = loop
-        self.onEvent = onEvent
     }
 
     // MARK: Connecting
@@ -164,7 +165,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
         )
         phase = .open(connection, session)
         set(session.state.initialTimer, on: connection)
-        onEvent(.opened(agreement))
+        onEvent?(.opened(agreement))
         let queued = pending
         pending = []
         for message in queued { write(message, session, connection) }
@@ -189,9 +190,9 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             case nil:
                 return
             case .text(let text):
-                if session.state.isOpen { onEvent(.message(.text(text))) }
+                if session.state.isOpen { onEvent?(.message(.text(text))) }
             case .binary(let bytes):
-                if session.state.isOpen { onEvent(.message(.binary(bytes))) }
+                if session.state.isOpen { onEvent?(.message(.binary(bytes))) }
             case .ping(let payload):
                 if session.state.pingReceived() { writeFrame(connection) { session.writer.writePong(payload, into: &$0) } }
             case .pong:
@@ -326,6 +327,8 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
         if case .finished = phase { return }
         phase = .finished
         pending = []
-        onEvent(event)
+        let handler = onEvent
+        onEvent = nil
+        handler?(event)
     }
 }

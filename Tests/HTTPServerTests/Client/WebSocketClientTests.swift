@@ -213,23 +213,23 @@ final class WebSocketClientTests: ServerTestCase {
         XCTAssertTrue(body.contains("go away"), body)
     }
 
-    func testDroppingTheClientClosesTheConnection() throws {
+    /// The handler gets the client to answer on, and the connection lives on with no other
+    /// reference to the client until one side closes it.
+    func testTheHandlerAnswersOnTheClientItIsGiven() throws {
         let (_, port) = try echoServer()
         let before = Self.watchedClosed.value
         let events = Box<[String]>([])
-        var client: WebSocketClient? = try WebSocketClient.connect(to: XCTUnwrap(URL(string: "ws://127.0.0.1:\(port)/ws/watch"))) { event in
+        _ = try WebSocketClient.connect(to: XCTUnwrap(URL(string: "ws://127.0.0.1:\(port)/ws/watch"))) { client, event in
             events.mutate { $0.append("\(event)") }
+            if case .message(.text("watching")) = event { client.close() }
         }
-        XCTAssertTrue(waitUntil { events.value.contains { $0.contains("watching") } })
-        XCTAssertNotNil(client)
-        XCTAssertEqual(Self.watchedClosed.value, before)
-        client = nil
         XCTAssertTrue(waitUntil { Self.watchedClosed.value == before + 1 }, "the server saw the session end")
-        XCTAssertTrue(waitUntil { events.value.last?.hasPrefix("closed") == true }, "\(events.value)")
+        XCTAssertTrue(waitUntil { events.value.last == "closed(code: 1000, reason: \"\")" }, "\(events.value)")
+        XCTAssertEqual(events.value.count, 3, "opened, the message, closed: \(events.value)")
     }
 
     func testAnInvalidURLThrowsAtOnce() {
-        XCTAssertThrowsError(try WebSocketClient.connect(to: URL(string: "wss://127.0.0.1/")!) { _ in }) { error in
+        XCTAssertThrowsError(try WebSocketClient.connect(to: URL(string: "wss://127.0.0.1/")!) { _, _ in }) { error in
             XCTAssertEqual(error as? WebSocketClientError, .invalidURL("wss://127.0.0.1/"))
         }
     }
