@@ -3,18 +3,17 @@ import HTTPServer
 import StreamCore
 
 /// A pipeline of the service, run on the server, as a local `Publisher`: the Swift client of
-/// `GET /ws/pipelines` (see docs/protocol.md). Combine's protocol goes over the wire: the
+/// `GET /ws/pipelines` (its frames: `/asyncapi.json`). Combine's protocol goes over the wire: the
 /// subscriber's `request(_:)` becomes a `request` frame (its first demand travels in the
 /// `subscribe` frame), its `cancel()` a `cancel` frame, the server's `completion` the
 /// publisher's completion. A dropped connection fails it with `.connectionLost`.
 ///
 /// ```swift
-/// let users = RemotePipeline(url: URL(string: "ws://127.0.0.1:8080/ws/pipelines")!, pipeline: "github-user")
-/// let cancellable = keystrokes
-///     .throttle(for: .milliseconds(500), scheduler: DispatchQueue.main, latest: true)
-///     .removeDuplicates()
-///     .flatMap(maxPublishers: .max(1)) { users.events(for: Just($0)) } // or one stream:
-/// users.events(for: keystrokes).sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+/// let githubUser = RemotePipeline(url: URL(string: "ws://127.0.0.1:8080/ws/pipelines")!, pipeline: "github-user")
+/// let results = githubUser
+///     .events(for: keystrokes.throttle(for: .milliseconds(500), scheduler: DispatchQueue.main, latest: true).removeDuplicates())
+///     .filter { $0.type == "result" }
+///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.query ?? "", $0.users.map(\.login)) })
 /// ```
 public struct RemotePipeline: Sendable {
     /// The catalog name of the pipeline (`github-user`, `github-search`, `form`).
