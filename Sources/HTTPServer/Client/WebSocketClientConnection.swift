@@ -117,8 +117,9 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
                     fail(connection, error)
                 }
             } else {
+                // Content-Length bounds the body read, but never past the limit (nor below 0).
                 let length = response.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-                let limit = min(length ?? configuration.maxRejectionBodyBytes, configuration.maxRejectionBodyBytes)
+                let limit = max(0, min(length ?? configuration.maxRejectionBodyBytes, configuration.maxRejectionBodyBytes))
                 phase = .readingRefusal(connection, response, body: [], length: limit)
                 rest.withUnsafeBytes { readRefusal($0) }
             }

@@ -234,3 +234,69 @@ final class WebSocketClientTests: ServerTestCase {
         }
     }
 }
+
+/// Servers that break the rules, written by hand on a raw socket: each accepts one
+/// connection, reads the upgrade request and answers with `answer(key)`.
+final class WebSocketClientMisbehavingServerTests: XCTestCase {
+    private func serve(_ answer: @escaping @Sendable (_ key: String) -> [UInt8]) throws -> UInt16 {
+        let listener = try Socket.listening(on: SocketAddress(host: "127.0.0.1", port: 0), backlog: 4)
+        let port = try listener.localAddress().port
+        _ = fcntl(listener.fd, F_SETFL, fcntl(listener.fd, F_GETFL) & ~O_NONBLOCK)  // accept waits
+        let thread = Thread {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutableBytes(of: &storage) { Glibc.accept(listener.fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length) }
+            guard fd >= 0 else { return }
+            var request: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !request.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+                let count = Glibc.read(fd, &buffer, buffer.count)
+                guard count > 0 else { break }
+                request += buffer[0 ..< count]
+            }
+            let text = String(decoding: request, as: UTF8.self)
+            let key = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+                .map { $0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces) } ?? ""
+            let bytes = answer(key)
+            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            usleep(2_000_000)  // keeps the connection open while the client decides
+            Glibc.close(fd)
+        }
+        thread.start()
+        addTeardownBlock { listener.close() }
+        return port
+    }
+
+    private static func switching(_ key: String) -> String {
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\r\n"
+    }
+
+    func testANegativeContentLengthOnARefusalIsSurvived() throws {
+        let port = try serve { _ in Array("HTTP/1.1 403 Forbidden\r\nContent-Length: -5\r\n\r\nno".utf8) }
+        let client = try BlockingWebSocketClient(port: port, path: "/")
+        guard case .failed(.rejected(403, _, let body)) = try client.next() else { return XCTFail("not rejected") }
+        XCTAssertEqual(body, "")
+    }
+
+    func testAMaskedServerFrameFailsTheConnectionWith1002() throws {
+        let port = try serve { key in
+            Array(Self.switching(key).utf8) + WebSocketFrameEncoder.frame(opcode: .text, payload: Array("hi".utf8), maskingKey: 0x0102_0304)
+        }
+        let client = try BlockingWebSocketClient(port: port, path: "/")
+        try client.opened()
+        guard case .failed(.protocolViolation(let error)) = try client.next() else { return XCTFail("accepted a masked frame") }
+        XCTAssertEqual(error.closeCode, .protocolError)
+    }
+
+    func testFramesInTheSamePacketAsThe101AreRead() throws {
+        let port = try serve { key in
+            Array(Self.switching(key).utf8) + WebSocketFrameEncoder.frame(opcode: .text, payload: Array("early".utf8))
+                + WebSocketFrameEncoder.closeFrame(code: .goingAway, reason: "done")
+        }
+        let client = try BlockingWebSocketClient(port: port, path: "/")
+        try client.opened()
+        XCTAssertEqual(try client.text(), "early")
+        guard case .closed(.goingAway, "done") = try client.next() else { return XCTFail("no close") }
+    }
+}
