@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
         .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
+        .library(name: "RemotePipeline", targets: ["RemotePipeline"]),
         .executable(name: "ServiceApp", targets: ["ServiceAppMain"]),
     ],
     dependencies: [
@@ -98,6 +99,10 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // A remote pipeline is a Publisher: the Swift client of /ws/pipelines, on HTTPServer's
+        // WebSocketClient.
+        .target(name: "RemotePipeline", dependencies: ["StreamCore", "HTTPServer"]),
+
         // The `ServiceApp` executable: ServiceCommand.main(), nothing else.
         .executableTarget(name: "ServiceAppMain", dependencies: ["ServiceApp"]),
 
@@ -132,6 +137,11 @@ let package = Package(
             ],
             // The AsyncAPI event validator the end-to-end tests run as a subprocess.
             exclude: ["EndToEnd/Scripts"]
+        ),
+        // Against a real service and the fake GitHub, started in-process.
+        .testTarget(
+            name: "RemotePipelineTests",
+            dependencies: ["RemotePipeline", "StreamCore", "HTTPServer", "ServiceApp", "FakeGithub", "HTTPTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -86,6 +86,13 @@ let package = Package(
                 .product(name: "HTTPServer", package: root),
             ]
         ),
+        // HTTPServer's WebSocketClient under wsload's echo workload (scripts/ws-client.sh).
+        .executableTarget(
+            name: "WebSocketClientBench",
+            dependencies: [
+                .product(name: "HTTPServer", package: root),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

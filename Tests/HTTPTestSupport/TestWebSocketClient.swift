@@ -8,7 +8,7 @@ public final class TestWebSocketClient {
     /// The 101 response.
     public let handshake: TestResponse
     private var decoder = WebSocketFrameDecoder(requireMasking: false, allowsCompressionBit: true)
-    /// The client side of permessage-deflate, when the server agreed to it.
+    /// The client side of permessage-deflate (`role: .client`), when the server agreed to it.
     public private(set) var deflate: PerMessageDeflate?
     private var maskSeed: UInt32 = 0x1234_5678
 
@@ -32,12 +32,13 @@ public final class TestWebSocketClient {
         try http.send(Self.upgradeRequest(path: path, key: Self.makeKey(), extra: extra, hostHeader: hostHeader))
         handshake = try http.readResponse()
         guard handshake.status == 101 else { throw TestClientError.malformed("status \(handshake.status)") }
-        if let agreed = handshake.header("Sec-WebSocket-Extensions"),
-           agreed.lowercased().contains("permessage-deflate")
-        {
-            // The codec is symmetric for the default parameters (15-bit windows, context kept).
-            deflate = PerMessageDeflate(
-                parameters: PerMessageDeflateParameters(), configuration: PerMessageDeflateConfiguration())
+        let agreed = handshake.headers.filter { $0.name.lowercased() == "sec-websocket-extensions" }.map(\.value)
+        if !agreed.isEmpty {
+            // The client side of what the server agreed to (any offer this client sends fits
+            // the default configuration's limits); an answer no client may accept stays without.
+            deflate = (try? PerMessageDeflateNegotiation.agreement(response: agreed, offered: PerMessageDeflateConfiguration()))
+                .flatMap { $0 }
+                .flatMap { PerMessageDeflate(parameters: $0, role: .client) }
         }
         let leftover = http.buffer
         http.buffer = []

@@ -1,7 +1,10 @@
 import CZlib
 
-/// The server's permessage-deflate policy (RFC 7692): what it asks for or accepts when a
-/// client offers the extension.
+/// One end's permessage-deflate policy (RFC 7692). A server uses it to decide what it asks
+/// for or accepts when a client offers the extension; a `WebSocketClient` builds its offer from
+/// it (`PerMessageDeflateNegotiation.offer(_:)`): `serverNoContextTakeover` and
+/// `serverMaxWindowBits` below 15 are then requests to the server, `clientNoContextTakeover`
+/// and `clientMaxWindowBits` what the client itself will keep to.
 public struct PerMessageDeflateConfiguration: Sendable, Equatable {
     /// Always reset our compressor between messages (and say so with `server_no_context_takeover`).
     public var serverNoContextTakeover: Bool

@@ -76,7 +76,7 @@ public enum PerMessageDeflateNegotiation {
     }
 
     /// A window size parameter value: a decimal 8...15 without leading zeros.
-    private static func windowBits(_ value: String) -> Int? {
+    static func windowBits(_ value: String) -> Int? {
         guard value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
               !value.hasPrefix("0"), value.utf8.count <= 2, let bits = Int(value), (8 ... 15).contains(bits)
         else { return nil }

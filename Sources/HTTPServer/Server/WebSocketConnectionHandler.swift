@@ -201,6 +201,9 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
             connection.closeAfterFlush()
         case .closeAfterFlush:
             connection.closeAfterFlush()
+        case .sendCloseThenAwaitPeerDisconnect, .awaitPeerDisconnect:
+            // Only a client's machine waits for its peer to disconnect.
+            connection.closeAfterFlush()
         }
     }
 

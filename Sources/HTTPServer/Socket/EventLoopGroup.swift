@@ -2,22 +2,25 @@ import Foundation
 import Locking
 
 /// A fixed set of loops, each on its own thread; connections are spread over them round-robin.
-final class EventLoopGroup: @unchecked Sendable {
+/// A server makes its own; clients share `sharedClient` or bring one.
+public final class EventLoopGroup: @unchecked Sendable {
     // Sendable: `loops` never changes; `nextIndex` is guarded by `lock`.
     let loops: [EventLoop]
     private let lock = Lock()
     private var nextIndex = 0
 
-    init(count: Int) throws(SocketError) {
+    /// Starts `count` loops (at least one), their threads named `label.N`.
+    public init(count: Int, label: String = "http.loop") throws(SocketError) {
         var loops: [EventLoop] = []
         for index in 0..<max(1, count) {
-            loops.append(try EventLoop(label: "http.loop.\(index)"))
+            loops.append(try EventLoop(label: "\(label).\(index)"))
         }
         self.loops = loops
         loops.forEach { $0.start() }
     }
 
-    func next() -> EventLoop {
+    /// The next loop, round-robin.
+    public func next() -> EventLoop {
         lock.lock()
         defer { lock.unlock() }
         nextIndex = (nextIndex + 1) % loops.count
@@ -25,5 +28,5 @@ final class EventLoopGroup: @unchecked Sendable {
     }
 
     /// Stops every loop and waits for their threads.
-    func stop() { loops.forEach { $0.stop() } }
+    public func stop() { loops.forEach { $0.stop() } }
 }

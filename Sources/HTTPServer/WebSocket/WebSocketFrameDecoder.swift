@@ -1,4 +1,5 @@
-/// Incremental decoder of WebSocket frames (RFC 6455 section 5.2) for the server side.
+/// Incremental decoder of WebSocket frames (RFC 6455 section 5.2), for either end: a server
+/// requires masked frames (`requireMasking`), a client refuses them (`forbidMasking`).
 ///
 /// Feed byte chunks split anywhere with `append(_:)`, then drain frames with `nextFrame()`.
 /// Frame-level rules are enforced as soon as the bytes that break them arrive: masking,
@@ -10,6 +11,8 @@ public struct WebSocketFrameDecoder: Sendable {
     public var maxFramePayload: Int
     /// Whether frames must be masked (true for a server reading client frames).
     public var requireMasking: Bool
+    /// Whether masked frames are refused (true for a client reading server frames, §5.1).
+    public var forbidMasking = false
     /// Whether RSV1 may be set on the first frame of a data message (permessage-deflate).
     public var allowsCompressionBit: Bool
 
@@ -34,6 +37,13 @@ public struct WebSocketFrameDecoder: Sendable {
         self.requireMasking = requireMasking
         self.allowsCompressionBit = allowsCompressionBit
         header.reserveCapacity(14)
+    }
+
+    /// Creates a decoder of the frames the peer of `role` sends: masked ones for a server,
+    /// unmasked ones for a client.
+    public init(maxFramePayload: Int = 16 << 20, role: WebSocketRole, allowsCompressionBit: Bool = false) {
+        self.init(maxFramePayload: maxFramePayload, requireMasking: role == .server, allowsCompressionBit: allowsCompressionBit)
+        forbidMasking = role == .client
     }
 
     /// Whether bytes of an unfinished frame are buffered.
@@ -126,6 +136,7 @@ public struct WebSocketFrameDecoder: Sendable {
             guard length7 <= 125 else { return .protocolError("control frame payload over 125 bytes") }
         }
         if requireMasking, !masked { return .protocolError("unmasked client frame") }
+        if forbidMasking, masked { return .protocolError("masked server frame") }
         let extended = length7 == 126 ? 2 : (length7 == 127 ? 8 : 0)
         headerNeeded = 2 + extended + (masked ? 4 : 0)
         return nil

@@ -1,4 +1,4 @@
-/// The inbound side of a server WebSocket connection: bytes in, messages out. Combines a
+/// The inbound side of a WebSocket connection (either end): bytes in, messages out. Combines a
 /// `WebSocketFrameDecoder` and a `WebSocketMessageAssembler` with consistent limits.
 ///
 /// ```swift
@@ -14,12 +14,13 @@ public struct WebSocketReader {
     private var lookaheadSerial = -1
     private var lookaheadCount = 0
 
-    /// Creates a reader; `deflate` is the negotiated permessage-deflate state, if any.
-    public init(maxMessageSize: Int = 16 << 20, deflate: PerMessageDeflate? = nil) {
+    /// Creates a reader for our `role` (a server reads masked frames, a client unmasked ones);
+    /// `deflate` is the negotiated permessage-deflate state, if any.
+    public init(maxMessageSize: Int = 16 << 20, deflate: PerMessageDeflate? = nil, role: WebSocketRole = .server) {
         let limit = max(0, maxMessageSize)
         // A compressed frame can be slightly larger than its content (stored blocks).
         let frameLimit = deflate == nil ? limit : (limit > Int.max / 2 ? Int.max : limit + limit / 8 + 1024)
-        decoder = WebSocketFrameDecoder(maxFramePayload: frameLimit, allowsCompressionBit: deflate != nil)
+        decoder = WebSocketFrameDecoder(maxFramePayload: frameLimit, role: role, allowsCompressionBit: deflate != nil)
         assembler = WebSocketMessageAssembler(maxMessageSize: limit, deflate: deflate)
     }
 

@@ -4,8 +4,10 @@
 /// performs the actions it returns (send a ping, a pong or a close frame, arm or disarm the
 /// timer, close the TCP connection).
 ///
-/// Written for the server side (the server closes the TCP connection first once both close
-/// frames are out, RFC 6455 §7.1.1); nothing in it depends on the frame codec or the socket.
+/// The same machine serves both ends; the `role` only changes who closes the TCP connection
+/// once both close frames are out: the server at once, the client after waiting (up to the
+/// close timeout) for the server to do it (RFC 6455 §7.1.1). Nothing in it depends on the
+/// frame codec or the socket.
 struct WebSocketStateMachine: Sendable, Equatable {
     /// Timing of the keepalive and the close; nil turns a timer off.
     struct Timing: Sendable, Equatable {
@@ -58,10 +60,12 @@ struct WebSocketStateMachine: Sendable, Equatable {
     }
 
     let timing: Timing
+    let role: WebSocketRole
     private(set) var state: State = .open(.listening)
 
-    init(timing: Timing) {
+    init(timing: Timing, role: WebSocketRole = .server) {
         self.timing = timing
+        self.role = role
     }
 
     /// The timer to arm when the connection opens.
@@ -145,6 +149,12 @@ struct WebSocketStateMachine: Sendable, Equatable {
         case sendCloseThenCloseAfterFlush(WebSocketCloseCode)
         /// Our close frame is out already: close the TCP connection once flushed.
         case closeAfterFlush
+        /// A client answering the server's close: send a close frame with this code, then
+        /// leave the TCP close to the server, closing it ourselves when the timer passes.
+        case sendCloseThenAwaitPeerDisconnect(WebSocketCloseCode, then: Timer)
+        /// A client whose close the server answered: wait for the server to close the TCP
+        /// connection, closing it ourselves when the timer passes.
+        case awaitPeerDisconnect(then: Timer)
         case none
     }
 
@@ -153,7 +163,13 @@ struct WebSocketStateMachine: Sendable, Equatable {
         guard var handshake = handshakeStillReading else { return .none }
         let echo = handshake.receive(code: code)
         state = .flushing(handshake)
-        return echo.map { .sendCloseThenCloseAfterFlush($0) } ?? .closeAfterFlush
+        switch role {
+        case .server:
+            return echo.map { .sendCloseThenCloseAfterFlush($0) } ?? .closeAfterFlush
+        case .client:
+            let wait = Timer.arm(timing.closeTimeout)
+            return echo.map { .sendCloseThenAwaitPeerDisconnect($0, then: wait) } ?? .awaitPeerDisconnect(then: wait)
+        }
     }
 
     /// The peer broke the protocol (or a limit): fail the connection with the error's code.

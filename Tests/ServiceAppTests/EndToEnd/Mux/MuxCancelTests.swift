@@ -85,7 +85,7 @@ final class MuxCancelTests: EndToEndTestCase {
         try mux?.barrier()
         XCTAssertEqual(try metric("mux_subscriptions"), 3)
         let closedBefore = fake.connectionsClosed
-        try mux?.socket.sendClose(code: .normalClosure)
+        mux?.close()
         mux = nil
         XCTAssertTrue(waitUntil(timeout: 2) { self.fake.connectionsClosed > closedBefore }, "the lookup in flight was not cancelled")
         XCTAssertTrue(waitUntil { (try? self.metric("mux_subscriptions")) == 0 }, "every subscription ended")

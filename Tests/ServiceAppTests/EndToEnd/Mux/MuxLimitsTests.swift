@@ -38,7 +38,7 @@ final class MuxLimitsTests: EndToEndTestCase {
             XCTAssertEqual(error.object.keys.contains("id"), true, "\(text): id is present, null when the frame had none")
             XCTAssertFalse((error.object["message"] as? String ?? "").isEmpty, text)
         }
-        try mux.socket.send(.binary, [1, 2, 3])
+        mux.socket.send(.binary([1, 2, 3]))
         XCTAssertEqual(try mux.error().code, "bad_message", "a binary frame")
 
         try mux.subscribe("g", "form")

@@ -63,11 +63,13 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
 
     func testSearchSubscriptionSendsTheEventsOfWSSearch() throws {
         try startVirtualService { $0.cache.capacity = 0 }
+        // Each lookup is waited for up to its activity:false, which follows the search event
+        // from the lookup's own thread: a frame sent on seeing the search event could overtake
+        // it on one session and not on the other.
+        let settled: (WireEvent) -> Bool = { $0.type == "activity" && $0.active == false }
         let steps = [
-            // A search's activity:false follows its result (both on the upstream's thread): wait
-            // for it, so the next step's events cannot land before it on one side only.
-            Step(message: ["type": "input", "value": "heck"], advance: 400, until: { $0.type == "activity" && $0.active == false }),
-            Step(message: ["type": "refresh"], advance: 400, until: { $0.type == "activity" && $0.active == false }),
+            Step(message: ["type": "input", "value": "heck"], advance: 400, until: settled),
+            Step(message: ["type": "refresh"], advance: 400, until: settled),
             Step(message: ["type": "input", "value": "   "], advance: 400, until: { $0.type == "search" && $0.status == "empty" }),
             Step(message: ["type": "nope"]),
         ]

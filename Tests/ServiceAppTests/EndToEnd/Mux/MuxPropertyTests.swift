@@ -101,7 +101,7 @@ final class MuxPropertyTests: EndToEndTestCase {
             XCTAssertEqual(mux.events[id] ?? [], model.produced.value, "\(context): \(id) with unlimited demand")
             model.reference.cancel()
         }
-        try mux.socket.sendClose(code: .normalClosure)
+        mux.close()
         return mux.frames
     }
 }

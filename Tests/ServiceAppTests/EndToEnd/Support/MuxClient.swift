@@ -22,7 +22,8 @@ final class MuxClient {
         var description: String { raw }
     }
 
-    let socket: TestWebSocketClient
+    /// The project's own WebSocket client (permessage-deflate offered, as browsers do).
+    let socket: BlockingWebSocketClient
     private(set) var frames: [Frame] = []
     /// Demand requested so far, per live id.
     private var requested: [String: Subscribers.Demand] = [:]
@@ -30,9 +31,15 @@ final class MuxClient {
     private(set) var events: [String: [String]] = [:]
     private var barriers = 0
 
-    init(port: UInt16, extra: String = "", source: String? = nil, timeout: TimeInterval = 10) throws {
-        socket = try TestWebSocketClient(port: port, path: "/ws/pipelines", extra: extra, source: source, timeout: timeout)
+    /// Connects (from the local address `source` when given) and waits for the handshake (a
+    /// refusal throws its `WebSocketClientError`).
+    init(port: UInt16, source: String? = nil, timeout: TimeInterval = 10) throws {
+        socket = try BlockingWebSocketClient(port: port, path: "/ws/pipelines", source: source)
+        try socket.opened(timeout: timeout)
     }
+
+    /// Starts the closing handshake.
+    func close() { socket.close() }
 
     // MARK: Client frames
 
@@ -68,10 +75,10 @@ final class MuxClient {
     }
 
     func send(_ frame: [String: Any]) throws {
-        try socket.send(text: String(decoding: try JSONSerialization.data(withJSONObject: frame), as: UTF8.self))
+        socket.send(text: String(decoding: try JSONSerialization.data(withJSONObject: frame), as: UTF8.self))
     }
 
-    func sendText(_ text: String) throws { try socket.send(text: text) }
+    func sendText(_ text: String) throws { socket.send(text: text) }
 
     /// Waits until the server has handled every frame sent before (and sent or held the events
     /// they caused at once): a `cancel` of an unknown id, up to its `unknown_id` error.
@@ -87,8 +94,7 @@ final class MuxClient {
     /// The next frame within `timeout`; an `event` beyond the id's demand fails the test.
     @discardableResult
     func next(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> Frame {
-        socket.http.timeout = max(0.01, timeout)
-        let frame = try read()
+        let frame = try read(timeout: max(0.01, timeout))
         frames.append(frame)
         if frame.type == "event", let id = frame.id, let event = frame.event {
             events[id, default: []].append(event)
@@ -136,13 +142,17 @@ final class MuxClient {
     /// The frames read for `id` so far.
     func frames(for id: String) -> [Frame] { frames.filter { $0.id == id } }
 
-    private func read() throws -> Frame {
+    private func read(timeout: TimeInterval) throws -> Frame {
+        let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let message = try socket.readMessage()
-            if message.opcode == .ping || message.opcode == .pong { continue }
-            if message.opcode == .close { throw TestClientError.closed }
-            guard message.opcode == .text else { throw TestClientError.malformed("expected text, got \(message.opcode)") }
-            let text = String(decoding: message.payload, as: UTF8.self)
+            let text: String
+            switch try socket.next(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            case .opened: continue
+            case .message(.text(let message)): text = message
+            case .message(.binary): throw TestClientError.malformed("expected text, got binary")
+            case .closed: throw TestClientError.closed
+            case .failed(let error): throw error
+            }
             guard !text.contains("\n"), let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
                 throw TestClientError.malformed("not one JSON object on one line: \(text)")
             }

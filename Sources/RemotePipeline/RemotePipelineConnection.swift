@@ -1,0 +1,158 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// One `/ws/pipelines` socket shared by any number of `RemotePipeline` subscriptions, each
+/// under an id of its own. It connects when a subscription first needs it (and again after a
+/// drop, for the next one); when it drops, every live subscription fails with
+/// `.connectionLost`.
+///
+/// ```swift
+/// let connection = RemotePipelineConnection(url: URL(string: "ws://127.0.0.1:8080/ws/pipelines")!)
+/// let users = RemotePipeline(connection: connection, pipeline: "github-user")
+/// let search = RemotePipeline(connection: connection, pipeline: "github-search")
+/// ```
+public final class RemotePipelineConnection: @unchecked Sendable {
+    // Sendable: the `let`s are immutable and `nextID` is atomic; every other field is only
+    // touched on `loop` (the WebSocket client's events arrive there, and every call hops there).
+
+    /// The `/ws/pipelines` URL.
+    public let url: URL
+    public let configuration: WebSocketClientConfiguration
+    /// The loop this connection and its subscriptions live on (a failure when no loop could
+    /// be started).
+    let loop: Result<EventLoop, SocketError>
+    /// Whether to close the socket when its last subscription ends (a connection a
+    /// `RemotePipeline(url:pipeline:)` made for one subscription).
+    private let closesWhenIdle: Bool
+    private let nextID = Atomic<Int>(0)
+
+    private enum Phase {
+        /// No socket.
+        case idle
+        /// A socket, connecting or open; `generation` tells its events from an older one's.
+        case connected(WebSocketClient, generation: Int, opened: Bool)
+    }
+
+    private var phase = Phase.idle
+    private var generation = 0
+    private var routes: [String: any MuxRoute] = [:]
+
+    /// A connection to `url` (`ws://host:port/ws/pipelines`), opened when first used, on a loop
+    /// of `group` (by default `EventLoopGroup.sharedClient`).
+    public convenience init(url: URL, configuration: WebSocketClientConfiguration = .init(), group: EventLoopGroup? = nil) {
+        self.init(url: url, configuration: configuration, group: group, closesWhenIdle: false)
+    }
+
+    init(url: URL, configuration: WebSocketClientConfiguration, group: EventLoopGroup?, closesWhenIdle: Bool) {
+        self.url = url
+        self.configuration = configuration
+        self.closesWhenIdle = closesWhenIdle
+        if let group {
+            loop = .success(group.next())
+        } else {
+            loop = EventLoopGroup.sharedClient.map { $0.next() }
+        }
+    }
+
+    /// Closes the socket; every live subscription fails with `.connectionLost`. A later
+    /// subscription connects again.
+    public func close() {
+        guard case .success(let loop) = loop else { return }
+        loop.enqueue { [self] in
+            guard case .connected(let client, _, _) = phase else { return }
+            client.close()
+        }
+    }
+
+    /// A fresh subscription id (never reused on this connection).
+    func makeID() -> String {
+        "s\(nextID.add(1, ordering: .relaxed).newValue)"
+    }
+
+    // MARK: On the loop
+
+    /// Routes the server's frames for `id` to `route`, connecting if needed.
+    func attach(_ id: String, _ route: any MuxRoute) {
+        routes[id] = route
+        guard case .idle = phase, case .success(let loop) = loop else { return }
+        generation += 1
+        let current = generation
+        do {
+            let client = try WebSocketClient.connect(to: url, configuration: configuration, loop: loop) { [weak self] _, event in
+                self?.handle(event, generation: current)
+            }
+            phase = .connected(client, generation: current, opened: false)
+        } catch {
+            end(with: .connectFailed(error))
+        }
+    }
+
+    /// Stops routing `id`; closes the socket when it was the last one and this connection
+    /// closes when idle.
+    func detach(_ id: String) {
+        routes[id] = nil
+        guard closesWhenIdle, routes.isEmpty, case .connected(let client, _, _) = phase else { return }
+        phase = .idle
+        client.close()
+    }
+
+    /// Sends a client frame (queued by the client until the socket is open).
+    func send(_ frame: MuxClientWireFrame) {
+        guard case .connected(let client, _, _) = phase else { return }
+        client.send(text: frame.text)
+    }
+
+    private func handle(_ event: WebSocketClient.Event, generation: Int) {
+        guard case .connected(let client, let current, let opened) = phase, current == generation else { return }
+        switch event {
+        case .opened:
+            phase = .connected(client, generation: current, opened: true)
+        case .message(.text(let text)):
+            let frame: MuxServerWireFrame
+            do {
+                frame = try MuxServerWireFrame(text: text)
+            } catch {
+                end(with: error)
+                client.close(code: .protocolError, reason: "invalid frame")
+                return
+            }
+            route(frame)
+        case .message(.binary):
+            end(with: .invalidFrame("a binary message"))
+            client.close(code: .unsupportedData, reason: "binary")
+        case .closed:
+            end(with: opened ? .connectionLost : .connectFailed(.connectionLost))
+        case .failed(let error):
+            end(with: opened ? .connectionLost : .connectFailed(error))
+        }
+    }
+
+    private func route(_ frame: MuxServerWireFrame) {
+        let id: String?
+        switch frame {
+        case .subscribed(let frameID), .event(let frameID, _), .trace(let frameID), .completion(let frameID, _):
+            id = frameID
+        case .error(let frameID, _):
+            id = frameID
+        }
+        // Frames for ids no longer routed (answers to a cancel crossing the server's frames)
+        // are dropped: nothing is delivered after a cancel.
+        guard let id, let route = routes[id] else { return }
+        route.receive(frame)
+    }
+
+    /// The socket is gone: every subscription fails with `error`.
+    private func end(with error: RemotePipelineError) {
+        phase = .idle
+        let ended = routes.values
+        routes = [:]
+        for route in ended { route.connectionEnded(error) }
+    }
+}
+
+/// A subscription as the connection sees it; called on the connection's loop.
+protocol MuxRoute: AnyObject {
+    func receive(_ frame: MuxServerWireFrame)
+    func connectionEnded(_ error: RemotePipelineError)
+}

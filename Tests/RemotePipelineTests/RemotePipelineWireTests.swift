@@ -1,0 +1,133 @@
+import Foundation
+import HTTPServer
+import HTTPTestSupport
+import StreamCore
+import XCTest
+
+@testable import RemotePipeline
+
+/// The wire frames in memory, and the publisher against a scripted `/ws/pipelines` server (an
+/// `HTTPServer` in the test) for what the real service never does: a `finished` completion,
+/// events beyond demand, frames that are not JSON.
+final class RemotePipelineWireTests: XCTestCase {
+    func testClientFramesAreTheContractsJSON() throws {
+        func object(_ frame: MuxClientWireFrame) throws -> NSDictionary {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(frame.text.utf8)) as? NSDictionary)
+        }
+        XCTAssertEqual(try object(.subscribe(id: "s1", pipeline: "github-user", demand: .max(4))),
+                       ["type": "subscribe", "id": "s1", "pipeline": "github-user", "demand": 4])
+        XCTAssertEqual(try object(.subscribe(id: "s\"2", pipeline: "form", demand: .unlimited)),
+                       ["type": "subscribe", "id": "s\"2", "pipeline": "form", "demand": "unlimited"])
+        XCTAssertEqual(try object(.send(id: "s1", message: .input("hé \"x\"\n"))),
+                       ["type": "send", "id": "s1", "message": ["type": "input", "value": "hé \"x\"\n"]])
+        XCTAssertEqual(try object(.send(id: "s1", message: .refresh)), ["type": "send", "id": "s1", "message": ["type": "refresh"]])
+        XCTAssertEqual(try object(.request(id: "s1", demand: .max(8))), ["type": "request", "id": "s1", "n": 8])
+        XCTAssertEqual(try object(.request(id: "s1", demand: .unlimited)), ["type": "request", "id": "s1", "n": "unlimited"])
+        XCTAssertEqual(try object(.cancel(id: "s1")), ["type": "cancel", "id": "s1"])
+        XCTAssertNil(RemotePipelineMessage(json: "[1]"))
+        XCTAssertNil(RemotePipelineMessage(json: "{nope"))
+        XCTAssertNotNil(RemotePipelineMessage(json: #"{"type":"field","name":"value1","value":"abc"}"#))
+    }
+
+    func testServerFramesAreRead() throws {
+        let event = try MuxServerWireFrame(text: #"{"event":{"type":"result","query":"heckj","status":"found","users":[{"login":"heckj","id":43388,"name":"Joe Heck","public_repos":69,"avatar_url":"a","html_url":"h"}]},"id":"s1","type":"event"}"#)
+        guard case .event("s1", let remote) = event else { return XCTFail("\(event)") }
+        XCTAssertEqual(remote.type, "result")
+        XCTAssertEqual(remote.users, [RemoteEvent.User(login: "heckj", id: 43388, name: "Joe Heck", publicRepos: 69, avatarURL: "a", htmlURL: "h")])
+        XCTAssertTrue(remote.json.hasPrefix(#"{"query":"heckj","status":"found","type":"result""#), remote.json)
+
+        XCTAssertEqual(try MuxServerWireFrame(text: #"{"id":"s1","pipeline":"form","type":"subscribed"}"#), .subscribed(id: "s1"))
+        XCTAssertEqual(try MuxServerWireFrame(text: #"{"id":"s1","finished":true,"type":"completion"}"#), .completion(id: "s1", failure: nil))
+        XCTAssertEqual(try MuxServerWireFrame(text: #"{"failure":{"code":"overflow","message":"m"},"id":"s1","type":"completion"}"#),
+                       .completion(id: "s1", failure: .failed(code: "overflow", message: "m")))
+        XCTAssertEqual(try MuxServerWireFrame(text: #"{"code":"bad_demand","id":null,"message":"m","type":"error"}"#),
+                       .error(id: nil, .refused(code: "bad_demand", message: "m")))
+        for bad in ["nope", "[]", #"{"type":"event","id":"s1"}"#, #"{"type":"mystery","id":"s1"}"#, #"{"type":"event","id":"s1","event":{}}"#] {
+            XCTAssertThrowsError(try MuxServerWireFrame(text: bad), bad)
+        }
+    }
+
+    // MARK: Against a scripted server
+
+    /// Answers every `subscribe` with what `script` returns for it (frames as text).
+    private func scriptedServer(_ script: @escaping @Sendable (_ id: String) -> [String]) throws -> (HTTPServer, URL) {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1, drainTimeout: 1))
+        server.webSocket("/ws/pipelines") { session in
+            session.messages.sink { message in
+                guard case .text(let text) = message,
+                      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                      object["type"] as? String == "subscribe", let id = object["id"] as? String else { return }
+                for frame in script(id) { session.send(.text(frame)) }
+            }.store(in: Self.cancellables)
+        }
+        let port = try server.start().port
+        addTeardownBlock {
+            let done = DispatchSemaphore(value: 0)
+            server.shutdown { done.signal() }
+            _ = done.wait(timeout: .now() + 10)
+        }
+        return (server, try XCTUnwrap(URL(string: "ws://127.0.0.1:\(port)/ws/pipelines")))
+    }
+
+    private static let cancellables = CancellableBag()
+
+    private static func event(_ id: String, _ n: Int) -> String {
+        #"{"event":{"type":"tick","n":\#(n)},"id":"\#(id)","type":"event"}"#
+    }
+
+    func testAFinishedCompletionFinishesThePublisher() throws {
+        let (_, url) = try scriptedServer { id in [Self.event(id, 1), #"{"id":"\#(id)","finished":true,"type":"completion"}"#] }
+        let recorder = EventRecorder()
+        RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
+        XCTAssertEqual(recorder.waitForCompletion(), .finished)
+        XCTAssertEqual(recorder.events.map(\.json), [#"{"n":1,"type":"tick"}"#])
+    }
+
+    func testAnEventBeyondDemandFailsThePublisher() throws {
+        let (_, url) = try scriptedServer { id in (1 ... 3).map { Self.event(id, $0) } }
+        let recorder = EventRecorder(demand: .max(2))
+        RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
+        guard case .failure(.invalidFrame(let reason))? = recorder.waitForCompletion() else {
+            return XCTFail("\(String(describing: recorder.completion))")
+        }
+        XCTAssertTrue(reason.contains("beyond the demand"), reason)
+        XCTAssertEqual(recorder.events.count, 2, "never more than the subscriber asked for")
+    }
+
+    func testAnUnreadableFrameFailsEverySubscription() throws {
+        let (_, url) = try scriptedServer { _ in ["this is not JSON"] }
+        let recorder = EventRecorder()
+        RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
+        guard case .failure(.invalidFrame)? = recorder.waitForCompletion() else {
+            return XCTFail("\(String(describing: recorder.completion))")
+        }
+    }
+
+    func testEachSubscriptionIsItsOwnInstanceWithItsOwnDemand() throws {
+        let (_, url) = try scriptedServer { id in (1 ... 5).map { Self.event(id, $0) } }
+        let connection = RemotePipelineConnection(url: url)
+        let pipeline = RemotePipeline(connection: connection, pipeline: "ticks")
+        let first = EventRecorder(demand: .max(5))
+        let second = EventRecorder(demand: .max(5))
+        pipeline.events(for: Empty<String, Never>(completeImmediately: false)).subscribe(first)
+        pipeline.events(for: Empty<String, Never>(completeImmediately: false)).subscribe(second)
+        XCTAssertTrue(waitUntil { first.events.count == 5 && second.events.count == 5 })
+        XCTAssertNil(first.completion)
+        XCTAssertNil(second.completion)
+        connection.close()
+        XCTAssertEqual(first.waitForCompletion(), .failure(.connectionLost))
+        XCTAssertEqual(second.waitForCompletion(), .failure(.connectionLost))
+    }
+}
+
+/// Keeps the scripted server's subscriptions alive.
+final class CancellableBag: @unchecked Sendable {
+    // Sendable: `items` is guarded by `lock`.
+    private let lock = NSLock()
+    private var items: [AnyCancellable] = []
+    func insert(_ cancellable: AnyCancellable) { lock.withLock { items.append(cancellable) } }
+}
+
+extension AnyCancellable {
+    func store(in bag: CancellableBag) { bag.insert(self) }
+}
