@@ -14,15 +14,15 @@ enum FormEvent: Equatable {
         let data: Data
         switch self {
         case .hello:
-            data = ServerEvent.encode(Hello(type: "hello", pipeline: "form"))
+            data = EventJSON.encode(Hello(type: "hello", pipeline: PipelineDescriptor.form.name))
         case .validation(let field, let valid, let message):
-            data = ServerEvent.encode(Validation(type: "validation", field: field, valid: valid, message: message))
+            data = EventJSON.encode(Validation(type: "validation", field: field, valid: valid, message: message))
         case .submit(let allowed):
-            data = ServerEvent.encode(Submit(type: "submit", allowed: allowed))
+            data = EventJSON.encode(Submit(type: "submit", allowed: allowed))
         case .submitted(let value1, let value2):
-            data = ServerEvent.encode(Submitted(type: "submitted", value1: value1, value2: value2))
+            data = EventJSON.encode(Submitted(type: "submitted", value1: value1, value2: value2))
         case .error(let code, let message):
-            return ServerEvent.error(code: code, message: message).json
+            return GithubUserEvent.error(code: code, message: message).json
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -11,7 +11,7 @@ enum GithubUserInstance {
         quota: (any UpstreamQuota)?, output: PipelineInstance.Output
     ) -> PipelineInstance {
         let tracer = output.trace.map { PipelineTracer(scheduler: scheduler, send: $0) }
-        let write: @Sendable (ServerEvent) -> Void = { event in output.event(event.json) }
+        let write: @Sendable (GithubUserEvent) -> Void = { event in output.event(event.json) }
         write(.hello(throttleMs: throttleMs, minLength: minLength))
         let pipeline = GithubUserPipeline(
             client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, quota: quota, tracer: tracer, write: write

@@ -27,7 +27,7 @@ final class GithubUserPipeline: @unchecked Sendable {
     init(
         client: GithubClient, throttle: DispatchQueue.SchedulerTimeType.Stride,
         scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil, tracer: PipelineTracer? = nil,
-        write: @escaping @Sendable (ServerEvent) -> Void
+        write: @escaping @Sendable (GithubUserEvent) -> Void
     ) {
         var cancellables: [AnyCancellable] = []
         activity.publisher
@@ -57,7 +57,7 @@ final class GithubUserPipeline: @unchecked Sendable {
 
     /// Feeds one client frame: a value goes into the pipeline; an unreadable frame is answered
     /// with an `error` event through `write`.
-    func receive(_ frame: ClientFrame, write: (ServerEvent) -> Void) {
+    func receive(_ frame: ClientFrame, write: (GithubUserEvent) -> Void) {
         switch frame {
         case .input(let value): input.send(value)
         case .unreadable(let message): write(.error(code: "bad_message", message: message))

@@ -15,19 +15,19 @@ enum SearchEvent: Equatable {
         let data: Data
         switch self {
         case .hello(let debounceMs, let refreshDelayMs):
-            data = ServerEvent.encode(Hello(type: "hello", pipeline: "github-search", debounceMs: debounceMs, refreshDelayMs: refreshDelayMs))
+            data = EventJSON.encode(Hello(type: "hello", pipeline: PipelineDescriptor.search.name, debounceMs: debounceMs, refreshDelayMs: refreshDelayMs))
         case .activity(let active):
-            data = ServerEvent.encode(Flag(type: "activity", active: active))
+            data = EventJSON.encode(Flag(type: "activity", active: active))
         case .refreshing(let active):
-            data = ServerEvent.encode(Flag(type: "refreshing", active: active))
+            data = EventJSON.encode(Flag(type: "refreshing", active: active))
         case .search(let result):
-            data = ServerEvent.encode(Search(
+            data = EventJSON.encode(Search(
                 type: "search", query: result.query, status: result.status.rawValue, total_count: result.totalCount,
                 items: result.status == .ok ? result.items : [], stale: result.stale ? true : nil,
                 scope: result.limitedByClient ? "client" : nil
             ))
         case .error(let code, let message):
-            return ServerEvent.error(code: code, message: message).json
+            return GithubUserEvent.error(code: code, message: message).json
         }
         return String(decoding: data, as: UTF8.self)
     }

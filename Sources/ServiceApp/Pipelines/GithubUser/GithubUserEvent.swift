@@ -1,8 +1,9 @@
 import Foundation
 import GithubProxy
 
-/// A server → client event of the `/ws` protocol: one JSON object, one line, one text frame.
-enum ServerEvent: Equatable {
+/// A server → client event of the github-user pipeline (`/ws`): one JSON object, one line, one
+/// text frame.
+enum GithubUserEvent: Equatable {
     case hello(throttleMs: Int, minLength: Int)
     case activity(active: Bool)
     case result(LookupResult)
@@ -13,26 +14,18 @@ enum ServerEvent: Equatable {
         let data: Data
         switch self {
         case .hello(let throttleMs, let minLength):
-            data = Self.encode(Hello(type: "hello", pipeline: "github-user", throttleMs: throttleMs, minLength: minLength))
+            data = EventJSON.encode(Hello(type: "hello", pipeline: PipelineDescriptor.githubUser.name, throttleMs: throttleMs, minLength: minLength))
         case .activity(let active):
-            data = Self.encode(Activity(type: "activity", active: active))
+            data = EventJSON.encode(Activity(type: "activity", active: active))
         case .result(let result):
-            data = Self.encode(Result(
+            data = EventJSON.encode(Result(
                 type: "result", query: result.query, status: result.status.rawValue, users: result.users,
                 stale: result.stale ? true : nil, scope: result.limitedByClient ? "client" : nil
             ))
         case .error(let code, let message):
-            data = Self.encode(ErrorEvent(type: "error", code: code, message: message))
+            data = EventJSON.encode(ErrorEvent(type: "error", code: code, message: message))
         }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// One event object as compact JSON with sorted keys (shared by every pipeline's events).
-    static func encode<T: Encodable>(_ value: T) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding these plain structs cannot fail.
-        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
     private struct Hello: Encodable {

@@ -3,8 +3,8 @@ import GithubProxy
 @testable import ServiceApp
 import XCTest
 
-final class ServerEventTests: XCTestCase {
-    private func object(_ event: ServerEvent) throws -> [String: Any] {
+final class GithubUserEventTests: XCTestCase {
+    private func object(_ event: GithubUserEvent) throws -> [String: Any] {
         XCTAssertFalse(event.json.contains("\n"), "one JSON object on one line")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any])
     }
@@ -18,7 +18,7 @@ final class ServerEventTests: XCTestCase {
     }
 
     func testActivityAndError() throws {
-        XCTAssertEqual(ServerEvent.activity(active: true).json, #"{"active":true,"type":"activity"}"#)
+        XCTAssertEqual(GithubUserEvent.activity(active: true).json, #"{"active":true,"type":"activity"}"#)
         let error = try object(.error(code: "bad_message", message: "nope"))
         XCTAssertEqual(error["code"] as? String, "bad_message")
         XCTAssertEqual(error["message"] as? String, "nope")
