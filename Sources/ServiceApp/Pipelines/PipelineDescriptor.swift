@@ -40,7 +40,7 @@ extension PipelineDescriptor {
     /// The seed's GithubViewController username field.
     static let githubUser = PipelineDescriptor(
         name: "github-user", path: "/ws", page: "/",
-        stages: ["input", "throttle", "removeDuplicates", "lookup", "switchToLatest"],
+        stages: GithubUserPipeline.Stage.names,
         messages: (["input", "plainText"], ["hello", "activity", "result", "error", "trace"])
     ) { context, quota, output in
         GithubUserInstance.start(
@@ -52,7 +52,7 @@ extension PipelineDescriptor {
     /// The seed's search bar with pull-to-refresh.
     static let search = PipelineDescriptor(
         name: "github-search", path: "/ws/search", page: "/search",
-        stages: ["input", "debounce", "removeDuplicates", "refresh", "withLatestFrom", "delay", "merge", "search", "switchToLatest"],
+        stages: SearchPipeline.Stage.names,
         messages: (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"])
     ) { context, quota, output in
         SearchInstance.start(
@@ -63,7 +63,7 @@ extension PipelineDescriptor {
     /// The seed's sign-up form (ReactiveFormModel).
     static let form = PipelineDescriptor(
         name: "form", path: "/ws/form", page: "/form",
-        stages: ["value1", "value2", "value2_repeat", "validatedValue1", "validatedValue2", "readyToSubmit"],
+        stages: FormPipeline.Stage.names,
         messages: (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"])
     ) { context, _, output in
         FormInstance.start(scheduler: context.scheduler, output: output)

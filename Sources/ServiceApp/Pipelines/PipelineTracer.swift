@@ -70,9 +70,9 @@ final class PipelineTracer: @unchecked Sendable {
 extension Publisher {
     /// `trace(_:on:to:)` with the session's tracer, if any (nil: not in the chain at all).
     func traced(
-        _ stage: String, _ tracer: PipelineTracer?, on scheduler: AnySchedulerOf<DispatchQueue>,
+        _ stage: some PipelineStage, _ tracer: PipelineTracer?, on scheduler: AnySchedulerOf<DispatchQueue>,
         describe: @escaping (Output) -> Any? = { "\($0)" }
     ) -> Publishers.Trace<Self, AnySchedulerOf<DispatchQueue>> {
-        trace(stage, on: scheduler, to: tracer?.tracer(describe: describe))
+        trace(stage.rawValue, on: scheduler, to: tracer?.tracer(describe: describe))
     }
 }

@@ -53,7 +53,7 @@ final class FormPipeline: @unchecked Sendable {
                 guard let value1, let value2 else { return nil }
                 return (value1, value2)
             }
-            .traced("readyToSubmit", traced.tracer, on: traced.scheduler, describe: { $0 != nil })
+            .traced(Stage.readyToSubmit, traced.tracer, on: traced.scheduler, describe: { $0 != nil })
             .handleEvents(receiveOutput: { [weak self] values in self?.setReady(values) })
             .map { $0 != nil }
             .removeDuplicates()
@@ -66,18 +66,18 @@ final class FormPipeline: @unchecked Sendable {
 
     /// `value1 ─▶ map { count ≥ 3 ? value1 : nil }`.
     private func validated1(_ tracing: Tracing) -> AnyPublisher<String?, Never> {
-        value1.traced("value1", tracing.tracer, on: tracing.scheduler)
+        value1.traced(Stage.value1, tracing.tracer, on: tracing.scheduler)
             .map { $0.count >= 3 ? $0 : nil }
-            .traced("validatedValue1", tracing.tracer, on: tracing.scheduler, describe: { $0 })
+            .traced(Stage.validatedValue1, tracing.tracer, on: tracing.scheduler, describe: { $0 })
             .eraseToAnyPublisher()
     }
 
     /// `combineLatest(value2, value2_repeat) ─▶ map { equal and count ≥ 5 ? value2 : nil }`.
     private func validated2(_ tracing: Tracing) -> AnyPublisher<String?, Never> {
-        value2.traced("value2", tracing.tracer, on: tracing.scheduler)
-            .combineLatest(value2Repeat.traced("value2_repeat", tracing.tracer, on: tracing.scheduler))
+        value2.traced(Stage.value2, tracing.tracer, on: tracing.scheduler)
+            .combineLatest(value2Repeat.traced(Stage.value2Repeat, tracing.tracer, on: tracing.scheduler))
             .map { value, repeated in value == repeated && value.count >= 5 ? value : nil }
-            .traced("validatedValue2", tracing.tracer, on: tracing.scheduler, describe: { $0 })
+            .traced(Stage.validatedValue2, tracing.tracer, on: tracing.scheduler, describe: { $0 })
             .eraseToAnyPublisher()
     }
 

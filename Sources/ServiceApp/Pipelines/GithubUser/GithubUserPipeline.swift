@@ -34,17 +34,17 @@ final class GithubUserPipeline: @unchecked Sendable {
             .sink { write(.activity(active: $0)) }
             .store(in: &cancellables)
         input
-            .traced("input", tracer, on: scheduler)
+            .traced(Stage.input, tracer, on: scheduler)
             .throttle(for: throttle, scheduler: scheduler, latest: true)
-            .traced("throttle", tracer, on: scheduler)
+            .traced(Stage.throttle, tracer, on: scheduler)
             .removeDuplicates()
-            .traced("removeDuplicates", tracer, on: scheduler)
+            .traced(Stage.removeDuplicates, tracer, on: scheduler)
             .map { [activity] username in
                 client.retrieveGithubUser(username: username, activity: activity, quota: quota)
-                    .traced("lookup", tracer, on: scheduler, describe: Self.traceValue)
+                    .traced(Stage.lookup, tracer, on: scheduler, describe: Self.traceValue)
             }
             .switchToLatest()
-            .traced("switchToLatest", tracer, on: scheduler, describe: Self.traceValue)
+            .traced(Stage.switchToLatest, tracer, on: scheduler, describe: Self.traceValue)
             .sink { write(.result($0)) }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)

@@ -41,27 +41,27 @@ final class SearchPipeline: @unchecked Sendable {
             .store(in: &cancellables)
         let searchStream = text.prepend("")
         let typed = searchStream
-            .traced("input", tracer, on: scheduler)
+            .traced(Stage.input, tracer, on: scheduler)
             .debounce(for: .milliseconds(settings.debounceMs), scheduler: scheduler)
-            .traced("debounce", tracer, on: scheduler)
+            .traced(Stage.debounce, tracer, on: scheduler)
             .removeDuplicates()
-            .traced("removeDuplicates", tracer, on: scheduler)
+            .traced(Stage.removeDuplicates, tracer, on: scheduler)
         let refreshed = refresh
-            .traced("refresh", tracer, on: scheduler, describe: { _ in "refresh" })
+            .traced(Stage.refresh, tracer, on: scheduler, describe: { _ in "refresh" })
             .withLatestFrom(searchStream)
             .map { _, latest in latest }
-            .traced("withLatestFrom", tracer, on: scheduler)
+            .traced(Stage.withLatestFrom, tracer, on: scheduler)
             .delay(for: .milliseconds(settings.refreshDelayMs), scheduler: scheduler)
-            .traced("delay", tracer, on: scheduler)
+            .traced(Stage.delay, tracer, on: scheduler)
             .handleEvents(receiveOutput: { _ in write(.refreshing(active: false)) })
         typed.merge(with: refreshed)
-            .traced("merge", tracer, on: scheduler)
+            .traced(Stage.merge, tracer, on: scheduler)
             .map { [activity] query in
                 client.search(query: query, perPage: settings.perPage, activity: activity, quota: quota)
-                    .traced("search", tracer, on: scheduler, describe: Self.traceValue)
+                    .traced(Stage.search, tracer, on: scheduler, describe: Self.traceValue)
             }
             .switchToLatest()
-            .traced("switchToLatest", tracer, on: scheduler, describe: Self.traceValue)
+            .traced(Stage.switchToLatest, tracer, on: scheduler, describe: Self.traceValue)
             .sink { write(.search($0)) }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
