@@ -26,11 +26,18 @@ struct PipelineDescriptor: Sendable {
     let stages: [String]
     /// The messages clients send and receive, named as in `AsyncAPIMessages`.
     let messages: (send: [String], receive: [String])
+    /// How `/openapi.json` describes the upgrade on `path`.
+    let upgrade: UpgradeDocumentation
     /// Starts a new instance (its `hello` first) whose lookups are charged to the quota.
     let start: @Sendable (Context, _ quota: any UpstreamQuota, PipelineInstance.Output) -> PipelineInstance
 
     /// Every pipeline, in catalog order.
     static let all: [PipelineDescriptor] = [.githubUser, .search, .form]
+
+    /// The OpenAPI operation of a pipeline's WebSocket upgrade.
+    struct UpgradeDocumentation: Sendable {
+        let operationId: String, summary: String, description: String
+    }
 
     /// The pipeline called `name` in the catalog.
     static func named(_ name: String) -> PipelineDescriptor? { all.first { $0.name == name } }
@@ -41,7 +48,10 @@ extension PipelineDescriptor {
     static let githubUser = PipelineDescriptor(
         name: "github-user", path: "/ws", page: "/",
         stages: GithubUserPipeline.Stage.names,
-        messages: (["input", "plainText"], ["hello", "activity", "result", "error", "trace"])
+        messages: (["input", "plainText"], ["hello", "activity", "result", "error", "trace"]),
+        upgrade: .init(
+            operationId: "openGithubUserPipeline", summary: "WebSocket upgrade: the GitHub-user keystroke pipeline",
+            description: #"Client text frames carry the current value of the username field, as {"type":"input","value":"hec"} or as plain text (one trailing newline removed). The server sends one JSON object per text frame: hello, activity, result and error events. Binary frames close the connection with 1003."#)
     ) { context, quota, output in
         GithubUserInstance.start(
             client: context.client, throttleMs: Int(context.config.throttle.wholeMilliseconds),
@@ -53,7 +63,10 @@ extension PipelineDescriptor {
     static let search = PipelineDescriptor(
         name: "github-search", path: "/ws/search", page: "/search",
         stages: SearchPipeline.Stage.names,
-        messages: (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"])
+        messages: (["input", "refresh", "plainText"], ["searchHello", "activity", "refreshing", "search", "error", "trace"]),
+        upgrade: .init(
+            operationId: "openSearchPipeline", summary: "WebSocket upgrade: the search pipeline with pull-to-refresh",
+            description: #"Client text frames carry the search field's text, as {"type":"input","value":"swift"} or as plain text, or the refresh gesture {"type":"refresh"}. The server sends hello, activity, refreshing, search and error events (see /asyncapi.json). Binary frames close the connection with 1003."#)
     ) { context, quota, output in
         SearchInstance.start(
             client: context.client, settings: context.config.search, scheduler: context.scheduler, quota: quota, output: output
@@ -64,7 +77,10 @@ extension PipelineDescriptor {
     static let form = PipelineDescriptor(
         name: "form", path: "/ws/form", page: "/form",
         stages: FormPipeline.Stage.names,
-        messages: (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"])
+        messages: (["field", "submit"], ["formHello", "validation", "submitState", "submitted", "error", "trace"]),
+        upgrade: .init(
+            operationId: "openFormPipeline", summary: "WebSocket upgrade: the sign-up form pipeline",
+            description: #"Client text frames are {"type":"field","name":"value1|value2|value2_repeat","value":"…"} and {"type":"submit"}. The server sends hello, validation, submit, submitted and error events. Binary frames close the connection with 1003."#)
     ) { context, _, output in
         FormInstance.start(scheduler: context.scheduler, output: output)
     }
