@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "Locking", targets: ["Locking"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "SharedState", targets: ["SharedState"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
         .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
@@ -18,6 +19,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Configuration: the command-line and environment-variable providers (the
+        // CommandLineArguments trait; the default JSON trait is off: the config file's own strict
+        // snapshot reads it, see Sources/ServiceApp/Config/ConfigFile.swift).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["CommandLineArguments"]),
+        // Start-up and graceful shutdown of the service's parts (ServiceGroup, SIGTERM/SIGINT).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation` for StreamCore's DocC catalog (`make docs`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -43,7 +50,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "StreamCore", "CZlib", "CEpoll",
+                "StreamCore", "Locking", "CZlib", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -53,13 +60,15 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hiredis, Redis's own C client, for the state replicas share (issue #13).
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // State replicas share through Redis: the hiredis client and subscriber, the shared cache,
+        // rate limits and flights GithubProxy uses, and fair use's session counts and token buckets.
+        .target(name: "SharedState", dependencies: ["StreamCore", "Locking", "CHiredis"]),
         // The libcurl (multi) dataTask publisher, the GitHub client and the lookup (cache, rate
-        // limits, concurrency gate, retry, coalescing), and in Redis/ the hiredis client and the
-        // stores replicas share (cache, rate limits, in-flight lookups, fair-use counters).
+        // limits, concurrency gate, retry, coalescing).
         .target(
             name: "GithubProxy",
             dependencies: [
-                "StreamCore", "CCurl", "CHiredis",
+                "StreamCore", "Locking", "SharedState", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -69,7 +78,7 @@ let package = Package(
         .target(
             name: "FakeGithub",
             dependencies: [
-                "HTTPServer",
+                "HTTPServer", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -80,11 +89,14 @@ let package = Package(
         .target(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "HTTPServer", "GithubProxy",
+                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // A remote pipeline is a Publisher: the Swift client of /ws/pipelines, on HTTPServer's
@@ -104,7 +116,11 @@ let package = Package(
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),
-        .testTarget(name: "GithubProxyTests", dependencies: ["GithubProxy", "StreamCore", "FakeGithub", "HTTPTestSupport"]),
+        .testTarget(name: "SharedStateTests", dependencies: ["SharedState", "StreamCore", "HTTPTestSupport"]),
+        .testTarget(
+            name: "GithubProxyTests",
+            dependencies: ["GithubProxy", "SharedState", "StreamCore", "FakeGithub", "HTTPTestSupport"]
+        ),
         // FakeGithub as a standalone process (`--port`, `--demo`, `--help`), for `make demo`,
         // scripts/schemathesis.sh and scripts/container-test.sh.
         .executableTarget(
@@ -114,7 +130,11 @@ let package = Package(
 
         .testTarget(
             name: "ServiceAppTests",
-            dependencies: ["ServiceApp", "FakeGithub", "HTTPServer", "GithubProxy", "StreamCore", "HTTPTestSupport"],
+            dependencies: [
+                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             // The AsyncAPI event validator the end-to-end tests run as a subprocess.
             exclude: ["EndToEnd/Scripts"]
         ),

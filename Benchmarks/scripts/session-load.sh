@@ -135,13 +135,14 @@ for run in range(1, runs + 1):
         print(f"(run {run}: no report: {error})")
 def f(v, d=1):
     return "-" if v is None else f"{v:.{d}f}"
-print("| run | load avg before → after | sessions ok | keystrokes | results / keystroke | upstream calls / keystroke | final result p50 / p99 (ms) | server-added p50 / p99 (ms) | server-added, lookups p50 / p99 | errors |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| run | load avg before → after | sessions ok | keystrokes | results / keystroke | upstream calls / keystroke | final result p50 / p99 (ms) | server-added p50 / p99 (ms) | upstream finals p50 / p99 | cached finals p50 / p99 | gate wait mean (ms) | errors |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for r in rows:
     errors = r["failures"]
     print(f"| {r['label']} | {r['loadAverageBefore']} → {r['loadAverageAfter']} | {r['cleanCloses']}/{r['sessions']} | {r['keystrokes']} | "
           f"{f(r['resultsPerKeystroke'], 3)} | {f(r['upstreamCallsPerKeystroke'], 3)} | {f(r['rawP50Ms'])} / {f(r['rawP99Ms'])} | "
-          f"{f(r['serverAddedP50Ms'])} / {f(r['serverAddedP99Ms'])} | {f(r['serverAddedLookupP50Ms'])} / {f(r['serverAddedLookupP99Ms'])} | {errors} |")
+          f"{f(r['serverAddedP50Ms'])} / {f(r['serverAddedP99Ms'])} | {f(r['serverAddedUpstreamP50Ms'])} / {f(r['serverAddedUpstreamP99Ms'])} | "
+          f"{f(r['serverAddedCachedP50Ms'])} / {f(r['serverAddedCachedP99Ms'])} | {f(r['gateWaitMeanMs'])} | {errors} |")
 print()
 for r in rows:
     print(f"- {r['label']}: {r['bursts']} names typed ({r['finalsWithLookup']} finals looked up), modelled throttle hold mean "

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Locking
 import Logging
 
 /// A fake GitHub API on loopback for tests and benchmarks: `GET /users/{login}` answers from
@@ -11,7 +12,7 @@ import Logging
 /// let fake = FakeGithub()
 /// let baseURL = try fake.start()             // http://127.0.0.1:<port>
 /// fake.script("heckj", .status(503), .status(503))   // then the fixture
-/// fake.setFault(.delay(milliseconds: 5_000), for: "slowpoke")
+/// fake.setFault(.delay(.seconds(5)), for: "slowpoke")
 /// …
 /// fake.requestCount(for: "heckj"); fake.requests.last?.header("Authorization")
 /// fake.stop()
@@ -21,7 +22,7 @@ public final class FakeGithub: @unchecked Sendable {
     private let state: FakeGithubState
     private let search = FakeGithubSearch()
     private let server: HTTPServer
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stopped = false
 
     /// - Parameters:
@@ -37,14 +38,14 @@ public final class FakeGithub: @unchecked Sendable {
         var router = Router()
         router.get("/users/{login}") { request in
             let answer = state.respond(to: request, login: request.pathParameters["login"])
-            if answer.holdMilliseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(answer.holdMilliseconds) * 1_000_000) }
+            if answer.hold > .zero { try? await Task.sleep(for: answer.hold) }
             return answer.response
         }
         let search = self.search
         router.get("/search/users") { request in
             state.record(request)
             let answer = search.respond(to: request, users: state.allUsers)
-            if answer.holdMilliseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(answer.holdMilliseconds) * 1_000_000) }
+            if answer.hold > .zero { try? await Task.sleep(for: answer.hold) }
             return answer.response
         }
         router.notFound = { request in
@@ -96,7 +97,7 @@ public final class FakeGithub: @unchecked Sendable {
 
     /// Answers every request for a login that has no persistent fault of its own with this
     /// (scripted faults still come first); nil (the default) clears it. The load benchmark sets
-    /// `.delay(milliseconds: 50)` to give every lookup GitHub-like latency.
+    /// `.delay(.milliseconds(50))` to give every lookup GitHub-like latency.
     public var defaultFault: FakeGithubFault? {
         get { state.defaultFault }
         set { state.defaultFault = newValue }

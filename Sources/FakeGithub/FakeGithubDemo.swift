@@ -33,7 +33,7 @@ public enum FakeGithubDemo {
     public static func install(on fake: FakeGithub) {
         fake.answersAnyLogin = true
         for user in users { fake.update(user) }
-        fake.setFault(.delay(milliseconds: 3_000), for: "slowpoke")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "slowpoke")
         fake.script("flaky", .status(503), .status(503))
         fake.setFault(.status(503), for: "down")
         fake.setFault(.invalidJSON, for: "garbled")

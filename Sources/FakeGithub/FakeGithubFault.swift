@@ -9,7 +9,7 @@ public enum FakeGithubFault: Sendable, Equatable {
     /// (JSON whitespace) every 50 ms meanwhile — so a client that gives up is noticed as a
     /// closed connection at once, not when the delay ends. An answer with no body to trickle
     /// (`304 Not Modified`, `404`) is sent whole once the delay has passed.
-    case delay(milliseconds: Int)
+    case delay(Duration)
     /// Sends the head and the first half of the normal body, then closes the connection.
     case resetMidBody
     /// Answers 200 with a body that is not JSON.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Locking
 
 /// The fake's `GET /search/users?q=…&per_page=…`: the fixture users whose login contains the
 /// query (case-insensitive), shaped like GitHub's search answer, under the `search` rate-limit
@@ -8,7 +9,7 @@ import HTTPServer
 /// 256 characters is rejected with 422, as GitHub rejects it.
 final class FakeGithubSearch: @unchecked Sendable {
     // Sendable: every mutable field is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var faults: [FakeGithubFault] = []
     private var remaining = 29
     private var queries: [String] = []
@@ -26,11 +27,11 @@ final class FakeGithubSearch: @unchecked Sendable {
 
     func clearLog() { lock.withLock { queries = [] } }
 
-    /// Answers a search among `users`, after `holdMilliseconds` (a `.delay` fault).
-    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, holdMilliseconds: Int) {
+    /// Answers a search among `users`, after `hold` (a `.delay` fault).
+    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, hold: Duration) {
         let (response, fault) = answer(request, users: users)
-        if case .delay(let milliseconds)? = fault { return (response, max(0, milliseconds)) }
-        return (response, 0)
+        if case .delay(let delay)? = fault { return (response, max(.zero, delay)) }
+        return (response, .zero)
     }
 
     private func answer(_ request: HTTPRequest, users: [FakeGithubUser]) -> (HTTPResponse, FakeGithubFault?) {

@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import Locking
 
 /// The fake's fixtures, scripts and log, shared by its request handlers (any loop thread) and
 /// the test driving it.
 final class FakeGithubState: @unchecked Sendable {
     // Sendable: every mutable field is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var users: [String: FakeGithubUser] = [:]
     private var scripts: [String: [FakeGithubFault]] = [:]
     private var persistent: [String: FakeGithubFault] = [:]
@@ -105,9 +106,9 @@ final class FakeGithubState: @unchecked Sendable {
     /// Logs `request` and answers it: its scripted fault if any (else its persistent one, else the
     /// default one), then the fixture, a synthetic user (`answersAnyLogin`) or a 404.
     ///
-    /// `holdMilliseconds` is how long to wait before sending an answer that has no body to
+    /// `hold` is how long to wait before sending an answer that has no body to
     /// trickle (a `304` or `404` under a `.delay` fault), so those are as slow as the rest.
-    func respond(to request: HTTPRequest, login: String?) -> (response: HTTPResponse, holdMilliseconds: Int) {
+    func respond(to request: HTTPRequest, login: String?) -> (response: HTTPResponse, hold: Duration) {
         let key = login?.lowercased()
         let (user, fault, remaining, cacheControl, age) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int, String, Int?) in
             total += 1
@@ -126,20 +127,20 @@ final class FakeGithubState: @unchecked Sendable {
             return (user, fault, self.remaining, userCacheControl, userAge)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
-        var hold = 0
-        if case .delay(let milliseconds)? = fault { hold = max(0, milliseconds) }
+        var hold = Duration.zero
+        if case .delay(let delay)? = fault { hold = max(.zero, delay) }
         switch fault {
         case .status(let code)?:
-            return (Self.error(code, headers: headers), 0)
+            return (Self.error(code, headers: headers), .zero)
         case .rateLimited(let status, let retryAfter, let resetIn)?:
             headers = Self.rateLimitHeaders(remaining: 0, resetIn: resetIn)
             if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
-            return (Self.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers), 0)
+            return (Self.error(status, message: "API rate limit exceeded for 127.0.0.1.", headers: headers), .zero)
         case .secondaryRateLimited(let status, let retryAfter)?:
-            return (Self.secondaryLimit(status: status, retryAfter: retryAfter, headers: headers), 0)
+            return (Self.secondaryLimit(status: status, retryAfter: retryAfter, headers: headers), .zero)
         case .invalidJSON?:
             headers.set("Content-Type", "application/json; charset=utf-8")
-            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8))), 0)
+            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("<html>unicorn</html>".utf8))), .zero)
         case nil, .delay?, .resetMidBody?:
             break
         }
@@ -154,32 +155,35 @@ final class FakeGithubState: @unchecked Sendable {
         headers.set("Content-Type", "application/json; charset=utf-8")
         let body = user.json
         switch fault {
-        case .delay(let milliseconds)?:
+        case .delay(let delay)?:
             let queue = trickleQueue
-            let deadline = DispatchTime.now() + .milliseconds(milliseconds)
+            let deadline = ContinuousClock.now + delay
             return (HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
                 Self.trickle(body, to: writer, until: deadline, on: queue)
-            }), 0)
+            }), .zero)
         case .resetMidBody?:
             return (HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
                 writer.write(Array(body.prefix(body.count / 2)))
                 writer.abort()
-            }), 0)
+            }), .zero)
         default:
-            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(body)), 0)
+            return (HTTPResponse(status: .ok, headers: headers, body: .bytes(body)), .zero)
         }
     }
 
     /// Writes a space every 50 ms until `deadline`, then `body`.
-    private static func trickle(_ body: [UInt8], to writer: ResponseBodyWriter, until deadline: DispatchTime, on queue: DispatchQueue) {
-        let now = DispatchTime.now()
+    private static func trickle(
+        _ body: [UInt8], to writer: ResponseBodyWriter, until deadline: ContinuousClock.Instant, on queue: DispatchQueue
+    ) {
+        let now = ContinuousClock.now
         guard now < deadline else {
             writer.write(body)
             writer.finish()
             return
         }
         writer.write([0x20])
-        queue.asyncAfter(deadline: min(deadline, now + .milliseconds(50))) {
+        let pause = min(deadline - now, .milliseconds(50))
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(pause / .nanoseconds(1)))) {
             trickle(body, to: writer, until: deadline, on: queue)
         }
     }

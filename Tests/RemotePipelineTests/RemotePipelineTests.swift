@@ -100,7 +100,7 @@ final class RemotePipelineTests: RemotePipelineTestCase {
     /// socket, shared with another subscription, goes on.
     func testCancelMidLookup() throws {
         try startService()
-        fake.setFault(.delay(milliseconds: 2_500), for: "heck")
+        fake.setFault(.delay(.milliseconds(2_500)), for: "heck")
         let liveBefore = try metric("mux_subscriptions")
         let connection = RemotePipelineConnection(url: url)
         let user = EventRecorder()

@@ -44,7 +44,7 @@ let probes = (0..<1_000_000).map { _ in keys[Int.random(in: 0..<entries, using: 
 
 let before = residentKB()
 let cache = ResponseCache<GithubUser>(
-    configuration: .init(capacity: entries, maxBytes: .max, maxFreshness: 60, notFoundTTL: 60, staleIfError: 86_400),
+    configuration: .init(capacity: entries, maxBytes: .max, maxFreshness: .seconds(60), notFoundTTL: .seconds(60), staleIfError: .seconds(86_400)),
     size: GithubUser.estimatedBytes
 )
 report("fill (put into a growing cache)", entries, seconds {

@@ -48,7 +48,7 @@ if let loginsFile {
 } else {
     fake.answersAnyLogin = true
 }
-fake.defaultFault = delay > 0 ? .delay(milliseconds: delay) : nil
+fake.defaultFault = delay > 0 ? .delay(.milliseconds(delay)) : nil
 
 @Sendable func statsJSON() -> String {
     #"{"requests":\#(fake.requestCount),"distinctLogins":\#(fake.distinctLoginsRequested),"connectionsOpened":\#(fake.connectionsOpened),"openConnections":\#(fake.openConnections)}"#

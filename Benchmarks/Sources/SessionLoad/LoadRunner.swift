@@ -28,6 +28,9 @@ enum LoadRunner {
         }
 
         let upstreamBefore = statsURL.flatMap(UpstreamStats.read(url:))
+        // The service's own /metrics, for the time lookups queued at the upstream gate.
+        let metricsURL = option("--metrics") ?? "http://\(host == "localhost" ? "127.0.0.1" : host):\(port)/metrics"
+        let gateBefore = UpstreamStats.gateWait(metricsURL: metricsURL)
         if statsURL != nil, upstreamBefore == nil { log("SessionLoad: cannot read \(statsURL ?? "")") }
         let loadBefore = loadAverage()
         let start = monotonicNow()
@@ -69,14 +72,20 @@ enum LoadRunner {
         let elapsed = Double(monotonicNow() - start) / 1e9
         Thread.sleep(forTimeInterval: 0.2)  // cancelled upstream requests already counted; let stragglers land
         let upstreamAfter = statsURL.flatMap(UpstreamStats.read(url:))
+        let gateAfter = UpstreamStats.gateWait(metricsURL: metricsURL)
+        let gate: (meanMs: Double, count: Int)? = if let before = gateBefore, let after = gateAfter, after.count > before.count {
+            ((after.seconds - before.seconds) * 1000 / Double(after.count - before.count), after.count - before.count)
+        } else { nil }
         var stats = LoadStats()
         for shard in shards { shard.queue.sync { stats.merge(shard.stats) } }
         let loadAfter = loadAverage()
 
         let raw = Percentiles(stats.raw)
         let added = Percentiles(stats.serverAdded)
-        let addedLookup = Percentiles(stats.serverAddedLookup)
+        let addedUpstream = Percentiles(stats.serverAddedUpstream)
+        let addedCached = Percentiles(stats.serverAddedCached)
         let addedLocal = Percentiles(stats.serverAddedLocal)
+        let span = Percentiles(stats.upstreamSpanBeyondDelay)
         let holds = Percentiles(stats.holds)
         let upstreamCalls: Int? = if let before = upstreamBefore, let after = upstreamAfter { after.requests - before.requests } else { nil }
         let distinctLogins: Int? = if let before = upstreamBefore, let after = upstreamAfter {
@@ -97,8 +106,11 @@ enum LoadRunner {
           final result latency (ms)  p50 \(ms(raw.p50))  p90 \(ms(raw.p90))  p99 \(ms(raw.p99))  max \(ms(raw.max))  (n=\(raw.count))
           modelled throttle hold     p50 \(ms(holds.p50))  p99 \(ms(holds.p99))  mean \(ms(holds.mean))
           server-added (ms)          p50 \(ms(added.p50))  p90 \(ms(added.p90))  p99 \(ms(added.p99))  max \(ms(added.max))
-            finals with a lookup     p50 \(ms(addedLookup.p50))  p99 \(ms(addedLookup.p99))  (n=\(addedLookup.count))
-            finals without one       p50 \(ms(addedLocal.p50))  p99 \(ms(addedLocal.p99))  (n=\(addedLocal.count))
+            upstream finals          p50 \(ms(addedUpstream.p50))  p99 \(ms(addedUpstream.p99))  (n=\(addedUpstream.count); the fake's delay subtracted)
+            cached finals            p50 \(ms(addedCached.p50))  p99 \(ms(addedCached.p99))  (n=\(addedCached.count); valid logins with no activity after typing: nothing subtracted)
+            local finals             p50 \(ms(addedLocal.p50))  p99 \(ms(addedLocal.p99))  (n=\(addedLocal.count); too short or invalid)
+          upstream finals: lookup start → result, less the fake's delay: p50 \(ms(span.p50))  p99 \(ms(span.p99))
+          time queued at the gate (service /metrics): \(gate.map { String(format: "mean %.1f ms over %d waits", $0.meanMs, $0.count) } ?? "? (cannot read \(metricsURL))")
         """)
         if !stats.closeReasons.isEmpty {
             for (why, count) in stats.closeReasons.sorted(by: { $0.value > $1.value }).prefix(8) { log("  close: \(count) × \(why)") }
@@ -124,7 +136,10 @@ enum LoadRunner {
             "holdMeanMs": json(holds.mean),
             "serverAddedP50Ms": json(added.p50), "serverAddedP90Ms": json(added.p90), "serverAddedP99Ms": json(added.p99),
             "serverAddedMaxMs": json(added.max),
-            "serverAddedLookupP50Ms": json(addedLookup.p50), "serverAddedLookupP99Ms": json(addedLookup.p99),
+            "serverAddedUpstreamP50Ms": json(addedUpstream.p50), "serverAddedUpstreamP99Ms": json(addedUpstream.p99),
+            "serverAddedCachedP50Ms": json(addedCached.p50), "serverAddedCachedP99Ms": json(addedCached.p99),
+            "upstreamSpanBeyondDelayP50Ms": json(span.p50), "upstreamSpanBeyondDelayP99Ms": json(span.p99),
+            "gateWaitMeanMs": gate.map { json($0.meanMs) } ?? NSNull(), "gateWaits": gate?.count ?? NSNull(),
             "serverAddedLocalP50Ms": json(addedLocal.p50), "serverAddedLocalP99Ms": json(addedLocal.p99),
             "failures": failures, "timedOut": !finished,
         ]

@@ -74,6 +74,10 @@ final class LoadSession: @unchecked Sendable {
     /// A lookup started (activity:true) after the last result: the pipeline let a new value
     /// through, so a repeat of the last result's name would be a new lookup, not a collapse.
     private var lookupSinceLastResult = false
+    /// When the last `activity:true` arrived: a final whose result comes after an activity that
+    /// began after it was typed went upstream; one without such an activity was answered from
+    /// the cache (or by a lookup in flight elsewhere), and no upstream delay is subtracted.
+    private var activityOnAt: UInt64 = 0
     private var active = false
     private var helloSeen = false
     private var finished = false
@@ -225,7 +229,10 @@ final class LoadSession: @unchecked Sendable {
                 report("activity order violation: activity:\(on) twice (finished typing: \(finished))")
             }
             active = on
-            if on { lookupSinceLastResult = true }
+            if on {
+                lookupSinceLastResult = true
+                activityOnAt = now
+            }
         case .result(let query, let status):
             shard.stats.results += 1
             lastResultQuery = query
@@ -262,7 +269,8 @@ final class LoadSession: @unchecked Sendable {
     private func resolve(_ pending: Pending, at arrival: UInt64) {
         let raw = Int64(arrival - pending.sentAt)
         var hold = Int64(pending.due - pending.sentAt)
-        let upstream = pending.lookup ? Int64(plan.upstreamDelayNs) : 0
+        let wentUpstream = pending.lookup && activityOnAt >= pending.sentAt
+        let upstream = wentUpstream ? Int64(plan.upstreamDelayNs) : 0
         // Sent just before a modelled release: if the result came late enough for the next
         // window, the server saw the keystroke after that release.
         let nextWindow = hold + Int64(throttle.interval)
@@ -275,7 +283,16 @@ final class LoadSession: @unchecked Sendable {
         shard.stats.raw.append(raw)
         shard.stats.holds.append(hold)
         shard.stats.serverAdded.append(added)
-        if pending.lookup { shard.stats.serverAddedLookup.append(added) } else { shard.stats.serverAddedLocal.append(added) }
+        if wentUpstream {
+            shard.stats.serverAddedUpstream.append(added)
+            // From the lookup's start to its result, less the fake's delay: time queued at the
+            // gate, the transfer and the result's way back.
+            shard.stats.upstreamSpanBeyondDelay.append(Int64(arrival - activityOnAt) - upstream)
+        } else if pending.lookup {
+            shard.stats.serverAddedCached.append(added)
+        } else {
+            shard.stats.serverAddedLocal.append(added)
+        }
         self.pending = nil
         answered = true
         continueTyping()

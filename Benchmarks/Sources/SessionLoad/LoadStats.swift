@@ -34,8 +34,14 @@ struct LoadStats {
     var raw: [Int64] = []
     var holds: [Int64] = []
     var serverAdded: [Int64] = []
-    var serverAddedLookup: [Int64] = []
+    /// Server-added latency of finals whose lookup went upstream (the fake's delay subtracted),
+    /// of valid logins answered without an upstream request (cache, or a flight already in the
+    /// air), and of values the pipeline answers itself (too short, invalid).
+    var serverAddedUpstream: [Int64] = []
+    var serverAddedCached: [Int64] = []
     var serverAddedLocal: [Int64] = []
+    /// For finals that went upstream: activity:true → result, less the fake's delay.
+    var upstreamSpanBeyondDelay: [Int64] = []
     var closeReasons: [String: Int] = [:]
 
     mutating func merge(_ other: LoadStats) {
@@ -62,7 +68,9 @@ struct LoadStats {
         raw += other.raw
         holds += other.holds
         serverAdded += other.serverAdded
-        serverAddedLookup += other.serverAddedLookup
+        serverAddedUpstream += other.serverAddedUpstream
+        serverAddedCached += other.serverAddedCached
+        upstreamSpanBeyondDelay += other.upstreamSpanBeyondDelay
         serverAddedLocal += other.serverAddedLocal
         closeReasons.merge(other.closeReasons, uniquingKeysWith: +)
     }

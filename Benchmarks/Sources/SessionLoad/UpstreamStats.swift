@@ -3,13 +3,38 @@ import Foundation
 import Glibc
 #endif
 
-/// Reads FakeUpstream's `GET /__stats` with one blocking HTTP/1.1 request on loopback.
+/// Reads FakeUpstream's `GET /__stats`, and the service's gate wait from its `/metrics`, with one
+/// blocking HTTP/1.1 request each on loopback.
 enum UpstreamStats {
     /// The `requests` count, or nil when the endpoint cannot be read.
     static func requests(url: String) -> Int? { read(url: url)?.requests }
 
     /// The `requests` and `distinctLogins` counts, or nil when the endpoint cannot be read.
     static func read(url: String) -> (requests: Int, distinctLogins: Int)? {
+        guard let body = get(url: url),
+              let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
+        guard let requests = object["requests"] as? Int else { return nil }
+        return (requests, object["distinctLogins"] as? Int ?? 0)
+    }
+
+    /// The service's time queued at the upstream gate so far (`github_upstream_queue_wait_seconds`
+    /// from its `/metrics`): the sum in seconds and the number of waits, or nil when it cannot be read.
+    static func gateWait(metricsURL url: String) -> (seconds: Double, count: Int)? {
+        guard let body = get(url: url) else { return nil }
+        var sum: Double?
+        var count: Int?
+        for line in body.split(separator: "\n") where line.hasPrefix("github_upstream_queue_wait_seconds_") {
+            let parts = line.split(separator: " ")
+            guard parts.count >= 2 else { continue }
+            if parts[0] == "github_upstream_queue_wait_seconds_sum" { sum = Double(parts[1]) }
+            if parts[0] == "github_upstream_queue_wait_seconds_count" { count = Int(parts[1]) ?? Double(parts[1]).map { Int($0) } }
+        }
+        // No line yet: nothing has waited since the service started.
+        return (sum ?? 0, count ?? 0)
+    }
+
+    /// The body of a 200 answer to one blocking `GET url` (HTTP/1.1, loopback), or nil.
+    private static func get(url: String) -> String? {
         guard let components = URLComponents(string: url), let host = components.host, let port = components.port else { return nil }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
@@ -33,9 +58,7 @@ enum UpstreamStats {
             answer += chunk[..<count]
         }
         let text = String(decoding: answer, as: UTF8.self)
-        guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n"),
-              let object = try? JSONSerialization.jsonObject(with: Data(text[split.upperBound...].utf8)) as? [String: Any] else { return nil }
-        guard let requests = object["requests"] as? Int else { return nil }
-        return (requests, object["distinctLogins"] as? Int ?? 0)
+        guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n") else { return nil }
+        return String(text[split.upperBound...])
     }
 }

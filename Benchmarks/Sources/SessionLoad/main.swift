@@ -3,8 +3,11 @@
 //
 //     SessionLoad --url ws://127.0.0.1:8080/ws [--sessions 1000] [--duration 60] [--ramp 2]
 //                 [--upstream-delay-ms 50] [--upstream-stats http://127.0.0.1:P/__stats]
-//                 [--shards 2] [--seed 1] [--label NAME]
+//                 [--shards 2] [--seed 1] [--label NAME] [--metrics http://127.0.0.1:8080/metrics]
 //
+// Server-added latency is told apart for finals that went upstream (an activity after the final
+// keystroke: the fake's delay subtracted), finals answered from the cache (nothing subtracted)
+// and local ones; the time queued at the upstream gate comes from the service's /metrics.
 // Prints a summary on stderr and one JSON object on stdout. Exit status 1 when any session
 // failed (handshake, unexpected close, bad or error events, activity order, missing results).
 import Foundation

@@ -45,11 +45,11 @@ public struct CacheDirectives: Equatable, Sendable {
     /// Until when a response received at `responseTime` is fresh (RFC 9111 §4.2): its freshness
     /// lifetime (`max-age`, none under `no-cache`, at most `maxLifetime`) minus its age when
     /// received (the larger of `Age` and `responseTime − Date`).
-    public func freshUntil(responseTime: Date, maxLifetime: TimeInterval) -> Date {
+    public func freshUntil(responseTime: Date, maxLifetime: Duration) -> Date {
         guard !noCache, let maxAge else { return responseTime }
         let apparentAge = date.map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
         let initialAge = max(apparentAge, TimeInterval(age ?? 0))
-        let lifetime = min(TimeInterval(maxAge), maxLifetime)
+        let lifetime = min(TimeInterval(maxAge), maxLifetime / .seconds(1))
         return responseTime.addingTimeInterval(max(0, lifetime - initialAge))
     }
 

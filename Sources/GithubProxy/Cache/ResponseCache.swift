@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// GitHub answers kept by the rules of a private HTTP cache (RFC 9111): served without a request
 /// while fresh, revalidated with their `ETag` once stale, served stale when the upstream fails
@@ -27,7 +28,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var store: LRUStore<String, Entry>
     private let size: @Sendable (Value) -> Int
     private let now: @Sendable () -> Date
@@ -73,7 +74,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
     public func staleIfError(for key: String) -> Entry? {
         let now = now()
         return entry(for: key).flatMap { entry in
-            entry.value != nil && now.timeIntervalSince(entry.storedAt) <= configuration.staleIfError ? entry : nil
+            entry.value != nil && now.timeIntervalSince(entry.storedAt) <= configuration.staleIfError / .seconds(1) ? entry : nil
         }
     }
 
@@ -100,10 +101,10 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
     /// Remembers a `404` for `notFoundTTL`; returns the entry kept.
     @discardableResult
     public func storeNotFound(for key: String) -> Entry? {
-        guard enabled, configuration.notFoundTTL > 0 else { return nil }
+        guard enabled, configuration.notFoundTTL > .zero else { return nil }
         let key = key.lowercased()
         let now = now()
-        let entry = Entry(value: nil, etag: nil, storedAt: now, freshUntil: now.addingTimeInterval(configuration.notFoundTTL))
+        let entry = Entry(value: nil, etag: nil, storedAt: now, freshUntil: now.addingTimeInterval(configuration.notFoundTTL / .seconds(1)))
         lock.withLock { _ = store.put(key, entry, bytes: Self.entryBytes(key: key, etag: nil, value: nil, size: size)) }
         return entry
     }
@@ -123,11 +124,11 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
 
     /// How long a shared copy of `entry` is worth keeping from now: while fresh, and — for a
     /// value — while it can still stand in for a failed request or be revalidated.
-    public func sharedLifetime(of entry: Entry) -> TimeInterval {
+    public func sharedLifetime(of entry: Entry) -> Duration {
         let now = now()
         let fresh = entry.freshUntil.timeIntervalSince(now)
-        guard entry.value != nil else { return fresh }
-        return max(fresh, entry.storedAt.addingTimeInterval(configuration.staleIfError).timeIntervalSince(now))
+        guard entry.value != nil else { return .seconds(fresh) }
+        return .seconds(max(fresh, entry.storedAt.addingTimeInterval(configuration.staleIfError / .seconds(1)).timeIntervalSince(now)))
     }
 
     /// A `304 Not Modified` confirmed the copy: it is fresh again as the `304`'s directives say.
@@ -169,7 +170,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
     private func isUseful(_ entry: Entry, at now: Date) -> Bool {
         if entry.isFresh(at: now) { return true }
         // A stale value is still worth a conditional request or a stale-if-error answer.
-        return entry.value != nil && (entry.etag != nil || now.timeIntervalSince(entry.storedAt) <= configuration.staleIfError)
+        return entry.value != nil && (entry.etag != nil || now.timeIntervalSince(entry.storedAt) <= configuration.staleIfError / .seconds(1))
     }
 
     /// The bytes one entry counts against `maxBytes`: its key, ETag and value (as `size`
@@ -186,15 +187,15 @@ public struct ResponseCacheConfiguration: Sendable {
     /// Bytes kept at most (each entry's estimate, see `ResponseCache.init`).
     public var maxBytes: Int
     /// The longest an answer is served without asking, whatever `max-age` says.
-    public var maxFreshness: TimeInterval
-    /// How long a `404` is remembered; 0 forgets it at once.
-    public var notFoundTTL: TimeInterval
+    public var maxFreshness: Duration
+    /// How long a `404` is remembered; zero forgets it at once.
+    public var notFoundTTL: Duration
     /// How old a copy may be and still be served when the upstream fails.
-    public var staleIfError: TimeInterval
+    public var staleIfError: Duration
 
     public init(
-        capacity: Int = 1_000, maxBytes: Int = 16 << 20, maxFreshness: TimeInterval = 3_600,
-        notFoundTTL: TimeInterval = 60, staleIfError: TimeInterval = 86_400
+        capacity: Int = 1_000, maxBytes: Int = 16 << 20, maxFreshness: Duration = .seconds(3_600),
+        notFoundTTL: Duration = .seconds(60), staleIfError: Duration = .seconds(86_400)
     ) {
         self.capacity = capacity
         self.maxBytes = maxBytes

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,19 +10,19 @@ import FoundationNetworking
 public final class CurlHTTPClient: Sendable {
     /// Limits and timeouts.
     public struct Configuration: Sendable {
-        public var connectTimeoutMilliseconds: Int
+        public var connectTimeout: Duration
         /// The whole request, redirects included; a request's own `timeoutInterval` can shorten it.
-        public var requestTimeoutMilliseconds: Int
+        public var requestTimeout: Duration
         public var maxRedirects: Int
         public var maxResponseBytes: Int
         public var maxConnectionsPerHost: Int
 
         public init(
-            connectTimeoutMilliseconds: Int = 5_000, requestTimeoutMilliseconds: Int = 10_000,
+            connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(10),
             maxRedirects: Int = 5, maxResponseBytes: Int = 4 * 1024 * 1024, maxConnectionsPerHost: Int = 32
         ) {
-            self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
-            self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+            self.connectTimeout = connectTimeout
+            self.requestTimeout = requestTimeout
             self.maxRedirects = maxRedirects
             self.maxResponseBytes = maxResponseBytes
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -42,6 +43,10 @@ public final class CurlHTTPClient: Sendable {
 
     deinit { multi.shutdown() }
 
+    /// Aborts every transfer and stops the driver thread (the service's `curl-driver` at the end
+    /// of a graceful shutdown); requests started afterwards fail at once. Idempotent.
+    public func shutdown() { multi.shutdown() }
+
     /// Starts a request; `completion` runs once on `callbackQueue` unless the returned token is
     /// cancelled first, which aborts the transfer at once.
     func start(
@@ -57,19 +62,10 @@ public final class CurlHTTPClient: Sendable {
     }
 
     /// Easy handles currently allocated by every client in the process (for leak checks).
-    public static var liveEasyHandles: Int { easyHandleCounter.value }
+    public static var liveEasyHandles: Int { easyHandles.load(ordering: .relaxed) }
 
-    static let easyHandleCounter = Counter()
-
-    /// A thread-safe counter.
-    final class Counter: @unchecked Sendable {
-        // Sendable: `count` is guarded by `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        var value: Int { lock.withLock { count } }
-        func increment() { lock.withLock { count += 1 } }
-        func decrement() { lock.withLock { count -= 1 } }
-    }
+    /// Easy handles alive now, in every client.
+    static let easyHandles = Atomic<Int>(0)
 }
 
 /// Cancels one transfer.

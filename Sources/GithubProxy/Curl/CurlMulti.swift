@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Locking
 
 /// One curl multi handle and the thread that drives it.
 ///
@@ -9,11 +10,13 @@ import Foundation
 /// and curl closes a connection it was in the middle of reading instead of pooling it.
 final class CurlMulti: @unchecked Sendable {
     // Sendable: `multi` is only used on the driver thread, except `curl_multi_wakeup`, which
-    // libcurl documents as callable from any thread; the hand-over lists are guarded by `lock`.
+    // libcurl documents as callable from any thread; the hand-over lists and `stopping` are
+    // guarded by `lock`. `curl_multi_wakeup` is called under `lock` and only while `stopping` is
+    // false, so never after the driver thread has cleaned the handle up.
 
     private let multi: UnsafeMutableRawPointer
     private let settings: CurlHTTPClient.Configuration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var toAdd: [CurlTransfer] = []
     private var toRemove: [CurlTransfer] = []
     private var stopping = false
@@ -32,24 +35,39 @@ final class CurlMulti: @unchecked Sendable {
         thread.start()
     }
 
-    /// Starts `transfer`.
+    /// Starts `transfer`; after `shutdown` it fails at once (`CURLE_FAILED_INIT`).
     func add(_ transfer: CurlTransfer) {
-        lock.withLock { toAdd.append(transfer) }
-        curl_multi_wakeup(multi)
+        let accepted = lock.withLock {
+            guard !stopping else { return false }
+            toAdd.append(transfer)
+            curl_multi_wakeup(multi)
+            return true
+        }
+        if !accepted {
+            transfer.complete(CURLE_FAILED_INIT)
+        }
     }
 
     /// Aborts `transfer`; its completion will not be called.
     func remove(_ transfer: CurlTransfer) {
         transfer.cancel()
-        lock.withLock { toRemove.append(transfer) }
-        curl_multi_wakeup(multi)
+        lock.withLock {
+            guard !stopping else { return }
+            toRemove.append(transfer)
+            curl_multi_wakeup(multi)
+        }
     }
 
-    /// Aborts every transfer and stops the thread.
+    /// Aborts every transfer and stops the thread; returns once it has stopped. Calls after the
+    /// first return at once.
     func shutdown() {
-        lock.withLock { stopping = true }
-        curl_multi_wakeup(multi)
-        stopped.wait()
+        let first = lock.withLock {
+            guard !stopping else { return false }
+            stopping = true
+            curl_multi_wakeup(multi)
+            return true
+        }
+        if first { stopped.wait() }
     }
 
     private func run() {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,7 +20,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var httpVersion = "HTTP/1.1"
     private var responseHeaders: [(String, String)] = []
     private let maxResponseBytes: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var completion: Completion?
     private var exceededLimit = false
 
@@ -40,15 +41,15 @@ final class CurlTransfer: @unchecked Sendable {
     func configure(_ settings: CurlHTTPClient.Configuration) -> Bool {
         guard let url = request.url?.absoluteString, let easy = curl_easy_init() else { return false }
         self.easy = easy
-        CurlHTTPClient.easyHandleCounter.increment()
+        CurlHTTPClient.easyHandles.add(1, ordering: .relaxed)
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = ccurl_easy_setopt_string(easy, CURLOPT_URL, url)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, settings.maxRedirects)
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds)
-        let total = min(Double(settings.requestTimeoutMilliseconds), request.timeoutInterval * 1000)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout / .milliseconds(1)))
+        let total = min(settings.requestTimeout / .milliseconds(1), request.timeoutInterval * 1000)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, total)))
         _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         _ = ccurl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody)
@@ -82,7 +83,7 @@ final class CurlTransfer: @unchecked Sendable {
     func cleanup() {
         if let easy {
             curl_easy_cleanup(easy)
-            CurlHTTPClient.easyHandleCounter.decrement()
+            CurlHTTPClient.easyHandles.subtract(1, ordering: .relaxed)
         }
         easy = nil
         if let headerList { curl_slist_free_all(headerList) }

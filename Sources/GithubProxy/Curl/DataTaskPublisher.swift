@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import StreamCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -41,7 +42,7 @@ extension CurlHTTPClient {
                 case done
             }
 
-            private let lock = NSLock()
+            private let lock = Lock()
             private var state: State
             private let request: URLRequest
             private let client: CurlHTTPClient

@@ -17,8 +17,10 @@ struct Deadline: Sendable, Comparable {
 }
 
 extension Duration {
-    /// A configuration's time interval in seconds as a duration (negative counts as zero).
+    /// A configuration's time interval in seconds as a duration (negative or NaN counts as
+    /// zero; beyond about 31 years, as 31 years).
     static func interval(_ seconds: Double) -> Duration {
-        .nanoseconds(Int64(max(0, min(seconds, 1e9)) * 1e9))
+        guard seconds > 0 else { return .zero }
+        return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import Logging
 
 /// An HTTP/1.1 and WebSocket server on nonblocking sockets, driven by one epoll loop per core.
@@ -22,7 +23,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var errorResponse: @Sendable (HTTPStatus, String) -> HTTPResponse = { status, message in
         HTTPResponse(status: status, text: "\(status.reason): \(message)\n")
     }
-    private let lock = NSLock()
+    private let lock = Lock()
     private var listener: Listener?
     private var group: EventLoopGroup?
     private var context: ServerContext?

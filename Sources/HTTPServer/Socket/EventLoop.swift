@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// One thread that owns a set of connections: an epoll loop (level-triggered) that reads and
 /// writes their sockets, runs the tasks other code hands it, and sweeps their deadlines. Every
@@ -29,7 +30,7 @@ public final class EventLoop: @unchecked Sendable {
     private var running = true
     private var spareTasks: [@Sendable () -> Void] = []
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var tasks: [@Sendable () -> Void] = []
     private var wakePending = false
     private var stopped = false

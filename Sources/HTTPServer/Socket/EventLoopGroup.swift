@@ -1,11 +1,12 @@
 import Foundation
+import Locking
 
 /// A fixed set of loops, each on its own thread; connections are spread over them round-robin.
 /// A server makes its own; clients share `sharedClient` or bring one.
 public final class EventLoopGroup: @unchecked Sendable {
     // Sendable: `loops` never changes; `nextIndex` is guarded by `lock`.
     let loops: [EventLoop]
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextIndex = 0
 
     /// Starts `count` loops (at least one), their threads named `label.N`.

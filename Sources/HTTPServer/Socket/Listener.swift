@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import Logging
 
 /// Accepts connections on a listening socket and hands each to a loop of the group.
@@ -16,7 +17,7 @@ final class Listener: @unchecked Sendable {
     private let group: EventLoopGroup
     private let queue = DispatchQueue(label: "httpserver.accept")
     private var source: DispatchSourceRead?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var open = 0
     private var admittedCount = 0
     private var accepting = true

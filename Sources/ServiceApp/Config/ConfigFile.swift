@@ -1,7 +1,11 @@
+import Configuration
 import Foundation
 
 /// The settings of a JSON config file, flattened to `ConfigKey`s. Parsing rejects invalid JSON,
 /// a top level that is not an object, group keys that are not objects and unknown keys.
+///
+/// It is the file layer's swift-configuration snapshot: a value of the wrong type (`"8080"` for
+/// a port, `null`, `true` for a number) is an error, not absent.
 struct ConfigFile: Sendable, Equatable {
     /// The path the file was read from, as given.
     let path: String
@@ -53,6 +57,12 @@ struct ConfigFile: Sendable, Equatable {
         }
     }
 
+    /// A value of the file that is not of the type its setting reads.
+    struct TypeMismatch: Error {
+        let key: ConfigKey
+        let type: ConfigType
+    }
+
     /// The parser's explanation, with "character N" turned into a line and column.
     private static func reason(for error: any Error, in data: Data) -> String {
         let nsError = error as NSError
@@ -64,5 +74,18 @@ struct ConfigFile: Sendable, Equatable {
         let line = prefix.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
         return debug.replacingCharacters(in: range, with: "line \(line), column \(column)")
+    }
+}
+
+extension ConfigFile: ConfigSnapshot {
+    var providerName: String { "config file \(path)" }
+
+    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
+        let name = key.components.joined(separator: ".")
+        guard let configKey = ConfigKey(rawValue: name), let json = values[configKey] else {
+            return LookupResult(encodedKey: name, value: nil)
+        }
+        guard let content = json.content(as: type) else { throw TypeMismatch(key: configKey, type: type) }
+        return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: configKey.isSecret))
     }
 }

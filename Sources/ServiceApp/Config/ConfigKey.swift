@@ -1,6 +1,13 @@
+import Configuration
+
 /// Every key of the config file, spelled as in the file (`http.maxHeaderBytes` is the key
 /// `maxHeaderBytes` inside the `"http"` object), with the flag and environment variable that can
 /// override it, if any.
+///
+/// swift-configuration's providers derive a key's flag and variable from its name
+/// (`githubApiUrl`: `--github-api-url`, `GITHUB_API_URL`); `flag` and `environmentVariable` say
+/// which keys the service lets them override, and how error messages name them (a test checks
+/// that the names agree).
 enum ConfigKey: String, CaseIterable, Sendable {
     case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainTimeoutSeconds, maxConnections
     case trustedProxies, allowedOrigins
@@ -36,6 +43,9 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case searchPerPage = "search.perPage"
     case muxMaxSubscriptions = "mux.maxSubscriptions"
     case muxMaxPendingEvents = "mux.maxPendingEvents"
+
+    /// The key as swift-configuration's providers look it up: `["http", "maxHeaderBytes"]`.
+    var absoluteKey: AbsoluteConfigKey { AbsoluteConfigKey(rawValue.split(separator: ".").map(String.init)) }
 
     /// The objects that group keys in the file.
     static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits", "redis", "mux"]

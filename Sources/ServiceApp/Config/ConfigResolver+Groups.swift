@@ -1,4 +1,5 @@
 import GithubProxy
+import SharedState
 
 extension ConfigResolver {
     /// The `"http"` group.
@@ -98,7 +99,7 @@ extension ConfigResolver {
         let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
                                        reason: "must be redis://[[user]:password@]host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
-            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeoutMilliseconds: timeout) else {
+            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeout: .milliseconds(timeout)) else {
                 return nil
             }
             return .some(configuration)

@@ -2,7 +2,9 @@ import Foundation
 import Logging
 
 /// Builds the `ServiceConfig` from flags, environment variables, the config file and built-in
-/// defaults — in that order of precedence — and validates every value.
+/// defaults — in that order of precedence — and validates every value. Each source is read
+/// through a swift-configuration provider (`ConfigLayer`); the ranges, formats and error messages
+/// are the service's own, here and in `ConfigResolver+Groups.swift`.
 ///
 /// The file is the one named by `--config`, else by `CONFIG_FILE`, else `config/service.json`
 /// (relative paths are relative to the working directory). A missing default file is fine: the
@@ -28,8 +30,9 @@ struct ConfigResolver: Sendable {
 
     /// The resolved, validated configuration.
     func resolve() throws(ConfigError) -> ServiceConfig {
-        let file = try loadFile()
-        let reader = SettingReader(flags: flags, environment: environment, file: file)
+        let environmentLayer = ConfigLayer.environment(environment)
+        let file = try loadFile(environment: environmentLayer)
+        let reader = SettingReader(layers: [.commandLine(flags), environmentLayer] + (file.map { [.file($0)] } ?? []))
         let defaults = ServiceConfig()
         var config = ServiceConfig()
         config.configFile = file?.path
@@ -39,7 +42,7 @@ struct ConfigResolver: Sendable {
         config.githubAPIURL = try reader.string(
             .githubApiUrl, default: defaults.githubAPIURL,
             reason: "must be an absolute http or https URL without query or fragment", Self.baseURL)
-        config.githubToken = try token()
+        config.githubToken = try token(environment: environmentLayer)
         config.throttle = try reader.milliseconds(.throttleMs, default: defaults.throttle, in: 0...60_000)
         config.minLength = try reader.integer(.minLength, default: defaults.minLength, in: 1...39)
         config.logLevel = try reader.string(
@@ -61,11 +64,11 @@ struct ConfigResolver: Sendable {
     }
 
     /// The file named by `--config`, else `CONFIG_FILE`, else the default file if it exists.
-    private func loadFile() throws(ConfigError) -> ConfigFile? {
+    private func loadFile(environment: ConfigLayer) throws(ConfigError) -> ConfigFile? {
         let named: (path: String, source: ConfigSource)?
         if let flag = configFlag {
             named = (flag, .flag("--config"))
-        } else if let variable = environment[Self.configFileVariable], !variable.isEmpty {
+        } else if let variable = environment.text("configFile") {
             named = (variable, .environment(Self.configFileVariable))
         } else {
             named = nil
@@ -82,8 +85,8 @@ struct ConfigResolver: Sendable {
     }
 
     /// The token from `GITHUB_TOKEN`; the error never shows the value.
-    private func token() throws(ConfigError) -> GitHubToken? {
-        guard let value = environment[Self.tokenVariable], let token = GitHubToken(environmentValue: value) else {
+    private func token(environment: ConfigLayer) throws(ConfigError) -> GitHubToken? {
+        guard let value = environment.text("githubToken"), let token = GitHubToken(environmentValue: value) else {
             return nil
         }
         guard token.isHeaderSafe else {

@@ -1,3 +1,5 @@
+import Configuration
+
 /// A JSON value as read from the config file (before it is checked against a setting's type) or
 /// from a `/ws/pipelines` frame.
 enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -22,6 +24,27 @@ enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The value as the setting's `type` needs it, or `nil` when it is of another type: strictly,
+    /// unlike swift-configuration's own JSON snapshot (which reads `null` as absent and `true` as
+    /// `1`). Integers are whole numbers; a string list is an array of strings only.
+    func content(as type: ConfigType) -> ConfigContent? {
+        switch (type, self) {
+        case (.string, .string(let text)): return .string(text)
+        case (.int, .number(let number)):
+            return number.rounded() == number && abs(number) < 1e15 ? .int(Int(number)) : nil
+        case (.double, .number(let number)): return .double(number)
+        case (.bool, .bool(let value)): return .bool(value)
+        case (.stringArray, .array(let values)):
+            var texts: [String] = []
+            for value in values {
+                guard case .string(let text) = value else { return nil }
+                texts.append(text)
+            }
+            return .stringArray(texts)
+        default: return nil
         }
     }
 

@@ -21,8 +21,7 @@ extension ServiceConfig.CacheSettings {
     /// The settings as the GitHub client's cache takes them.
     var responseCache: ResponseCacheConfiguration {
         .init(
-            capacity: capacity, maxBytes: maxBytes, maxFreshness: ttl.timeInterval,
-            notFoundTTL: notFoundTtl.timeInterval, staleIfError: staleIfError.timeInterval
+            capacity: capacity, maxBytes: maxBytes, maxFreshness: ttl, notFoundTTL: notFoundTtl, staleIfError: staleIfError
         )
     }
 }

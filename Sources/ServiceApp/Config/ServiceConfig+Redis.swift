@@ -1,4 +1,4 @@
-import GithubProxy
+import SharedState
 
 extension ServiceConfig {
     /// The Redis the replicas share (`"redis"` in the config file); no URL: this replica's state only.

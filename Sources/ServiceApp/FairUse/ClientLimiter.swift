@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Per-client fair-use state: open WebSocket sessions (at most `sessionsPerClient`) and a token
 /// bucket of upstream lookups (`lookupsPerMinute`, refilled continuously).
@@ -39,7 +40,7 @@ final class ClientLimiter: @unchecked Sendable {
     static let sessionRetryAfterSeconds = 10
 
     let settings: Settings
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [String: Entry] = [:]
     private var lastSweep: Double
     private let now: @Sendable () -> Double

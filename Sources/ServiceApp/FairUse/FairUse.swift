@@ -3,6 +3,7 @@ import GithubProxy
 import HTTPServer
 import Logging
 import Metrics
+import SharedState
 
 /// The "Fair use" rules of the contract: who a client is (`ClientAddressResolver`), which origins
 /// may open WebSockets (`OriginPolicy`), and how many sessions and upstream lookups each client

@@ -55,13 +55,19 @@ struct MuxStateMachine: Sendable {
     }
 
     private struct Subscription {
-        enum Phase { case admitting(trace: Bool), running }
-        enum Share { case base, extra, none }
+        /// Which session counts a running subscription.
+        enum Share: Equatable { case base, extra }
+
+        enum Phase: Equatable {
+            /// Waiting for fair use to grant a session (`openSession`); nothing started yet.
+            case admitting(trace: Bool)
+            /// Its instance runs, counted by the connection's own session or by an extra one.
+            case running(Share)
+        }
 
         let serial: Serial
         let pipeline: String
         var phase: Phase
-        var share: Share
         var demand: Subscribers.Demand
         /// Events produced while demand was 0, oldest first (at most `maxPendingEvents`).
         var held: [String] = []
@@ -77,8 +83,8 @@ struct MuxStateMachine: Sendable {
     private var subscriptions: [String: Subscription] = [:]
     private var ids: [Serial: String] = [:]
     private var nextSerial: Serial = 1
-    /// The id whose subscription the connection's own session covers.
-    private var base: String?
+    /// Whether no subscription is counted by the connection's own session.
+    private var baseIsFree: Bool { !subscriptions.values.contains { $0.phase == .running(.base) } }
 
     /// Running subscriptions (gauge `mux_subscriptions`).
     private(set) var running = 0
@@ -152,12 +158,11 @@ struct MuxStateMachine: Sendable {
         let serial = nextSerial
         nextSerial += 1
         ids[serial] = id
-        guard base == nil else {
-            subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .admitting(trace: trace), share: .none, demand: demand)
+        guard baseIsFree else {
+            subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .admitting(trace: trace), demand: demand)
             return [.openSession(serial)]
         }
-        base = id
-        subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .running, share: .base, demand: demand)
+        subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .running(.base), demand: demand)
         running += 1
         return [.send(.subscribed(id: id, pipeline: pipeline)), .start(serial, pipeline: pipeline, trace: trace)]
     }
@@ -176,15 +181,13 @@ struct MuxStateMachine: Sendable {
             ]
         }
         var actions: [Action] = []
-        if base == nil {
+        if baseIsFree {
             // The base ended while this one waited: it takes the base over, the grant goes back.
-            base = id
-            subscription.share = .base
+            subscription.phase = .running(.base)
             actions.append(.closeSession(serial))
         } else {
-            subscription.share = .extra
+            subscription.phase = .running(.extra)
         }
-        subscription.phase = .running
         subscriptions[id] = subscription
         running += 1
         return actions + [.send(.subscribed(id: id, pipeline: subscription.pipeline)), .start(serial, pipeline: subscription.pipeline, trace: trace), .readNext]
@@ -230,18 +233,20 @@ struct MuxStateMachine: Sendable {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return [] }
         ids[subscription.serial] = nil
         held -= subscription.held.count
-        if case .running = subscription.phase { running -= 1 }
-        switch subscription.share {
-        case .none: return []
-        case .extra: return [.closeSession(subscription.serial)]
-        case .base:
-            base = nil
-            // Another running subscription takes the base over and gives its own session back.
-            guard let (heir, next) = subscriptions.first(where: { $0.value.share == .extra }) else { return [] }
+        switch subscription.phase {
+        case .admitting: return []
+        case .running(.extra):
+            running -= 1
+            return [.closeSession(subscription.serial)]
+        case .running(.base):
+            running -= 1
+            // The oldest other running subscription takes the base over and gives its own session back.
+            guard let (heir, next) = subscriptions.filter({ $0.value.phase == .running(.extra) }).min(by: { $0.value.serial < $1.value.serial }) else {
+                return []
+            }
             var taken = next
-            taken.share = .base
+            taken.phase = .running(.base)
             subscriptions[heir] = taken
-            base = heir
             return [.closeSession(taken.serial)]
         }
     }
@@ -251,12 +256,12 @@ struct MuxStateMachine: Sendable {
         state = .closed
         var actions: [Action] = []
         for subscription in subscriptions.values.sorted(by: { $0.serial < $1.serial }) {
-            if case .running = subscription.phase { actions.append(.tearDown(subscription.serial)) }
-            if case .extra = subscription.share { actions.append(.closeSession(subscription.serial)) }
+            guard case .running(let share) = subscription.phase else { continue }
+            actions.append(.tearDown(subscription.serial))
+            if share == .extra { actions.append(.closeSession(subscription.serial)) }
         }
         subscriptions = [:]
         ids = [:]
-        base = nil
         running = 0
         held = 0
         return actions

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import StreamCore
 
 /// The subscriptions of one pipeline instance, cancelled together when its session ends (after
@@ -9,7 +10,7 @@ import StreamCore
 /// flight reports its `activity:false`, and the instance's activity stays balanced.
 final class PipelineSubscriptions: @unchecked Sendable {
     // Sendable: `cancellables` and `cancelled` are guarded by `lock`; cancels run outside it.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cancellables: [AnyCancellable] = []
     private var cancelled = false
 

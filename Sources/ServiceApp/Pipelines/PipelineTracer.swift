@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import GithubProxy
 import HTTPServer
-import StreamCore
+import Locking
+@_spi(ServerSupport) import StreamCore
 
 /// The `?trace=1` events of one session: for every event at every traced stage,
 /// `{"event":"value","stage":"throttle","t":1234.5,"type":"trace","value":"heck"}` — `t` in
@@ -15,7 +15,7 @@ final class PipelineTracer: @unchecked Sendable {
     // Sendable: `lastMs` is guarded by `lock`; `handoff` is thread-safe; the rest is immutable.
 
     private let start: DispatchQueue.SchedulerTimeType
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastMs = 0.0
     private let handoff: OrderedHandoff<String>
 

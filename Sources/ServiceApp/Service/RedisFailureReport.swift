@@ -1,14 +1,15 @@
 import Foundation
-import GithubProxy
+import Locking
 import Logging
 import Metrics
+import SharedState
 
 /// What the service says when Redis fails: `redis_errors_total{kind}` every time, and a warning
 /// once per minute at most ("carrying on with this replica's own state"), which tells an
 /// unreachable Redis from a refused command.
 final class RedisFailureReport: @unchecked Sendable {
     // Sendable: `lastWarning` is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastWarning: Date?
     private let logger: Logger
 

@@ -1,7 +1,7 @@
 import Foundation
-import GithubProxy
 import Logging
 import Metrics
+import SharedState
 
 /// What replicas share through one Redis when `redis.url` is set: the user cache, GitHub's rate
 /// limits, in-flight lookups and fair use's per-client lookup allowances and session counts, all on one client (`redis_commands_total` counts its round
@@ -13,7 +13,7 @@ final class ReplicaSharing: Sendable {
     let flights: RedisFlights
     let buckets: RedisTokenBuckets
     let sessions: RedisSessionCounts
-    let flightWait: TimeInterval
+    let flightWait: Duration
 
     init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
         let commands = Counter(label: "redis_commands_total")
@@ -26,7 +26,7 @@ final class ReplicaSharing: Sendable {
         flights = RedisFlights(client: client)
         buckets = RedisTokenBuckets(client: client)
         sessions = RedisSessionCounts(client: client)
-        flightWait = Double(settings.flightWait.wholeMilliseconds) / 1_000
+        flightWait = settings.flightWait
     }
 
     /// `/readyz`'s word on Redis: available when its last command reached it and the replica

@@ -3,13 +3,17 @@ import Foundation
 import GithubProxy
 import HTTPServer
 import Logging
+import Metrics
 import StreamCore
+import Synchronization
 
 /// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
 final class Service: Sendable {
     let config: ServiceConfig
     let server: HTTPServer
     let client: GithubClient
+    /// The upstream HTTP client, whose driver thread the group stops last but one.
+    let http: CurlHTTPClient
     let metrics: ServiceMetrics
     let fairUse: FairUse
     /// The state shared with other replicas through Redis, when `redis.url` is set.
@@ -26,26 +30,25 @@ final class Service: Sendable {
         let metrics = ServiceMetrics()
         self.metrics = metrics
         let http = CurlHTTPClient(configuration: .init(
-            connectTimeoutMilliseconds: Int(config.upstream.connect.wholeMilliseconds),
-            requestTimeoutMilliseconds: Int(config.upstream.request.wholeMilliseconds),
+            connectTimeout: config.upstream.connect, requestTimeout: config.upstream.request,
             maxConnectionsPerHost: config.upstream.maxConnections
         ))
+        self.http = http
         let sharing = config.redis.client.map { ReplicaSharing(settings: config.redis, configuration: $0, logger: logger) }
         self.sharing = sharing
         let client = GithubClient(
             configuration: .init(
                 baseURL: config.githubAPIURL, token: config.githubToken?.secretValue,
                 retry: GithubProxy.RetryPolicy(
-                    maxRetries: config.retry.maxRetries, baseDelayMilliseconds: Int(config.retry.baseDelay.wholeMilliseconds)
+                    maxRetries: config.retry.maxRetries, baseDelay: config.retry.baseDelay
                 ),
-                minLength: config.minLength
+                minLength: config.minLength, flightWait: sharing?.flightWait ?? .seconds(5)
             ),
             http: http, scheduler: scheduler,
             cache: ResponseCache(configuration: config.cache.responseCache, size: GithubUser.estimatedBytes),
             searchCache: ResponseCache(configuration: config.cache.responseCache, size: GithubSearchPage.estimatedBytes),
             gate: UpstreamGate(limit: config.upstream.maxConcurrentRequests, onWait: metrics.upstreamWaited),
-            sharedCache: sharing?.cache, sharedRateLimits: sharing?.rateLimits,
-            sharedFlights: sharing?.flights, flightWait: sharing?.flightWait ?? 5,
+            replicas: GithubClient.ReplicaStores(cache: sharing?.cache, rateLimits: sharing?.rateLimits, flights: sharing?.flights),
             events: metrics.githubEvents
         )
         self.client = client
@@ -66,12 +69,16 @@ final class Service: Sendable {
         }
         let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
         for pipeline in PipelineDescriptor.all {
+            let opened = Self.sessionsOpened(pipeline.path)
             server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in
+                opened.increment()
                 PipelineSession.attach(session, to: pipeline, context: context)
             }
         }
         let mux = MuxMetrics()
+        let opened = Self.sessionsOpened("/ws/pipelines")
         server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
+            opened.increment()
             PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
         }
         server.webSocket("/ws/echo") { session in
@@ -79,16 +86,28 @@ final class Service: Sendable {
         }
     }
 
+    /// `websocket_sessions_total{path}`: the sessions each pipeline endpoint has accepted.
+    private static func sessionsOpened(_ path: String) -> Metrics.Counter {
+        Metrics.Counter(label: "websocket_sessions_total", dimensions: [("path", path)])
+    }
+
     /// Starts serving; returns the bound address.
     func start() throws -> SocketAddress {
         try server.start()
     }
 
-    /// Graceful shutdown: `/readyz` turns 503, the server drains; `completion` runs when every
-    /// connection is gone (or the drain timeout passed).
-    func shutdown(completion: @escaping @Sendable () -> Void) {
+    /// Graceful shutdown of the HTTP side: `/readyz` turns 503, the server drains (WebSockets
+    /// closed with 1001, in-flight responses finished); `completion` runs when every connection
+    /// is gone (or the drain timeout passed).
+    func drain(completion: @escaping @Sendable () -> Void) {
         readiness.draining = true
-        server.shutdown { [sharing] in
+        server.shutdown(completion: completion)
+    }
+
+    /// `drain`, then the Redis subscriber stops: the HTTP server's and Redis's steps of the
+    /// group's shutdown, for tests that start a `Service` without a `ServiceGroup`.
+    func shutdown(completion: @escaping @Sendable () -> Void) {
+        drain { [sharing] in
             sharing?.stop()
             completion()
         }
@@ -100,11 +119,10 @@ final class Service: Sendable {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
         router.methodNotAllowed = { _ in JSONResponse.error(.methodNotAllowed, "method_not_allowed") }
-        router.get("/", immediate: { _ in
-            HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", text: BrowserPage.html)
-        })
-        router.get("/search", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: SearchPage.html) })
-        router.get("/form", immediate: { _ in HTTPResponse(status: .ok, contentType: BrowserPage.contentType, text: FormPage.html) })
+        router.get("/", static: BrowserPage.response(BrowserPage.html))
+        router.get("/search", static: BrowserPage.response(SearchPage.html))
+        router.get("/form", static: BrowserPage.response(FormPage.html))
+        router.get(PipelineClientScript.path, immediate: { request in PipelineClientScript.response(query: request.query) })
         router.get("/asyncapi.json", immediate: { _ in
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })
@@ -134,13 +152,11 @@ final class Service: Sendable {
 }
 
 /// Whether the service is draining; read by `/readyz`.
-private final class Readiness: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
+private final class Readiness: Sendable {
+    private let value = Atomic<Bool>(false)
 
     var draining: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.load(ordering: .relaxed) }
+        set { value.store(newValue, ordering: .relaxed) }
     }
 }

@@ -11,6 +11,8 @@ final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let cacheHits: Metrics.Counter
     private let retries: Metrics.Counter
+    /// The process's own metrics, which the `metrics` service samples.
+    let process: ProcessMetrics
 
     init() {
         // The registry first: it bootstraps swift-metrics, and a counter made before that would
@@ -18,6 +20,7 @@ final class ServiceMetrics: Sendable {
         registry = ServiceMetrics.shared
         cacheHits = Counter(label: "github_cache_hits_total")
         retries = Counter(label: "github_retries_total")
+        process = ProcessMetrics()
     }
 
     /// The Prometheus text exposition of every metric.

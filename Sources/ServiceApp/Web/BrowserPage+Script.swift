@@ -1,7 +1,8 @@
 extension BrowserPage {
-    /// The page's script: the WebSocket session with reconnect and backoff, and the rendering of
-    /// `hello`, `activity`, `result` and `error` events. Only `textContent` is written (no HTML
-    /// from the network), and only `https:` URLs reach `img.src` and `a.href`.
+    /// The page's script: the `github-user` subscription through the shared client (`pipelines`,
+    /// see `PipelineClientScript`), and the rendering of `hello`, `activity`, `result` and `error`
+    /// events. Only `textContent` is written (no HTML from the network), and only `https:` URLs
+    /// reach `img.src` and `a.href`.
     static let script = #"""
         (function () {
           "use strict";
@@ -10,8 +11,7 @@ extension BrowserPage {
           var placeholder = $("avatar-placeholder"), nameEl = $("name"), loginEl = $("login");
           var repos = $("repos"), statusEl = $("status"), connection = $("connection"), pipeline = $("pipeline");
 
-          var FIRST_DELAY_MS = 500, MAX_DELAY_MS = 10000;
-          var socket = null, delay = FIRST_DELAY_MS, timer = null, touched = false, minLength = 3;
+          var touched = false, minLength = 3;
 
           var STATUS_TEXT = {
             found: "found",
@@ -22,16 +22,7 @@ extension BrowserPage {
             unavailable: "GitHub is unavailable right now"
           };
 
-          function socketURL() {
-            return (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws" + marbles.suffix;
-          }
-
           function isHTTPS(url) { return typeof url === "string" && /^https:\/\//.test(url); }
-
-          function setConnection(state, text) {
-            connection.setAttribute("data-state", state);
-            connection.textContent = text;
-          }
 
           function setActive(active) {
             spinner.hidden = !active;
@@ -88,10 +79,7 @@ extension BrowserPage {
             setStatus(String(event.status), text);
           }
 
-          function handle(data) {
-            var event;
-            try { event = JSON.parse(data); } catch (error) { return; }
-            if (!event || typeof event !== "object") { return; }
+          function handle(event) {
             switch (event.type) {
               case "hello":
                 if (typeof event.minLength === "number") { minLength = event.minLength; }
@@ -99,47 +87,17 @@ extension BrowserPage {
                   pipeline.textContent = "throttle(" + event.throttleMs + " ms) → removeDuplicates → lookup → switchToLatest";
                 }
                 break;
-              case "trace": marbles.add(event); break;
               case "activity": setActive(event.active === true); break;
               case "result": showResult(event); break;
               case "error": setStatus("error", "server: " + (event.message || event.code || "error")); break;
+              case "closed": setActive(false); break;
             }
           }
 
-          function sendValue() {
-            if (socket && socket.readyState === WebSocket.OPEN) {
-              socket.send(JSON.stringify({ type: "input", value: field.value }));
-              return true;
-            }
-            return false;
-          }
-
-          function scheduleReconnect() {
-            var wait = Math.round(delay * (0.8 + Math.random() * 0.4));
-            delay = Math.min(delay * 2, MAX_DELAY_MS);
-            setConnection("closed", "offline, retrying in " + Math.max(1, Math.round(wait / 1000)) + " s");
-            timer = setTimeout(connect, wait);
-          }
-
-          function connect() {
-            timer = null;
-            setConnection("connecting", "connecting…");
-            var ws;
-            try { ws = new WebSocket(socketURL()); } catch (error) { scheduleReconnect(); return; }
-            socket = ws;
-            ws.onopen = function () {
-              delay = FIRST_DELAY_MS;
-              setConnection("open", "connected");
-              if (touched) { sendValue(); }
-            };
-            ws.onmessage = function (message) { if (typeof message.data === "string") { handle(message.data); } };
-            ws.onclose = function () {
-              if (socket !== ws) { return; }
-              socket = null;
-              setActive(false);
-              scheduleReconnect();
-            };
-          }
+          var send = pipelines.subscribe("github-user", {
+            trace: marbles.on, onTrace: marbles.add, onEvent: handle, connection: connection,
+            onStart: function (send) { if (touched) { send({ type: "input", value: field.value }); } }
+          });
 
           avatar.addEventListener("error", function () {
             avatar.hidden = true;
@@ -147,13 +105,9 @@ extension BrowserPage {
           });
           field.addEventListener("input", function () {
             touched = true;
-            if (!sendValue()) { setStatus("offline", "offline: the value is sent when the connection is back"); }
-          });
-          window.addEventListener("online", function () {
-            if (timer !== null) { clearTimeout(timer); delay = FIRST_DELAY_MS; connect(); }
+            if (!send({ type: "input", value: field.value })) { setStatus("offline", "offline: the value is sent when the connection is back"); }
           });
           clearUser();
-          connect();
         })();
         """#
 }

@@ -1,19 +1,33 @@
+import HTTPServer
+
 /// The browser page served at `GET /`: the server-side twin of the book's GithubViewController.
 ///
-/// A username field whose every change is sent to `/ws` as `{"type":"input","value":…}`, an
-/// activity spinner driven by `activity` events, the user's avatar, name and login, and the
+/// A username field whose every change is sent to the `github-user` pipeline as
+/// `{"type":"input","value":…}` (through `/ws/pipelines` and the shared `PipelineClientScript`),
+/// an activity spinner driven by `activity` events, the user's avatar, name and login, and the
 /// repository count (`unknown` when a result has no users). Self-contained: inline CSS and
-/// JavaScript, no external resources except the avatar image from GitHub. The markup is
+/// JavaScript and the service's own `/pipelines.js`, nothing else except the avatar image from GitHub. The markup is
 /// XHTML-compatible (void elements self-closed, script and style in CDATA sections) so tests
 /// can parse it with `XMLParser`. Stable ids for browser tests: `#username`, `#spinner`,
 /// `#avatar`, `#name`, `#login`, `#repos`, `#status`, `#connection`.
 enum BrowserPage {
+    /// A page as served: its `html` with the `Content-Security-Policy` header, revalidated on
+    /// every load (`no-cache`) so a page always names the client script of the running service.
+    static func response(_ html: String) -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: [
+            "Content-Type": contentType, "Content-Security-Policy": contentSecurityPolicy, "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+        ], body: .bytes(Array(html.utf8)))
+    }
+
     /// The `Content-Type` to serve the page with.
     static let contentType = "text/html; charset=utf-8"
 
-    /// The `Content-Security-Policy` the page also declares in a `<meta>` element.
+    /// The `Content-Security-Policy` of the pages, sent as a header and declared in a `<meta>`
+    /// element: scripts only from the service itself (`/pipelines.js`) and the page's own inline
+    /// code, sockets only to the service.
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
         + "img-src https://avatars.githubusercontent.com https: data:; connect-src 'self' ws: wss:; "
         + "base-uri 'none'; form-action 'none'"
 
@@ -65,6 +79,7 @@ enum BrowserPage {
         \(MarbleDiagram.markup(stages: PipelineDescriptor.githubUser.stages))
           <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
+        \(PipelineClientScript.element)
         <script>//<![CDATA[
         \(MarbleDiagram.script)
         \(script)

@@ -1,4 +1,4 @@
-/// `GET /form`: the seed's sign-up form on `/ws/form`. Stable ids for browser tests: `#value1`,
+/// `GET /form`: the seed's sign-up form, the `form` pipeline (through `/ws/pipelines`). Stable ids for browser tests: `#value1`,
 /// `#value2`, `#value2_repeat`, `#value1-hint`, `#value2-hint`, `#submit`, `#status`.
 enum FormPage {
     /// The password's stages are drawn masked in the pipeline diagram, as the fields show them.
@@ -32,7 +32,7 @@ enum FormPage {
           var $ = function (id) { return document.getElementById(id); };
           var names = ["value1", "value2", "value2_repeat"];
           function sendAll(send) { names.forEach(function (name) { send({ type: "field", name: name, value: $(name).value }); }); }
-          var send = pipelineSocket("/ws/form", function (event) {
+          function onEvent(event) {
             switch (event.type) {
               case "validation":
                 var hint = $(event.field + "-hint");
@@ -43,7 +43,10 @@ enum FormPage {
               case "error": $("status").textContent = "server: " + (event.message || event.code); break;
               case "closed": $("submit").disabled = true; break;
             }
-          }, sendAll);
+          }
+          var send = pipelines.subscribe("form", {
+            onEvent: onEvent, onStart: sendAll, trace: marbles.on, onTrace: marbles.add, connection: $("connection")
+          });
           names.forEach(function (name) {
             $(name).addEventListener("input", function () { send({ type: "field", name: name, value: $(name).value }); });
           });

@@ -5,8 +5,8 @@
 /// `<title>`); tapping it writes them under the diagram. Plain SVG, no library; "download SVG"
 /// saves what it shows as a standalone file (styles inlined, the page's colours resolved).
 ///
-/// The switch reloads the page with `?trace=1`; the page's socket then opens with it too
-/// (`marbles.suffix`) and hands every `trace` event to `marbles.add`.
+/// The switch reloads the page with `?trace=1`; the page then subscribes to its pipeline with
+/// `"trace":true` (`marbles.on`) and hands every `trace` frame to `marbles.add`.
 enum MarbleDiagram {
     /// The switch, the diagram for `stages`, and the tapped marble's line. The values of the
     /// `masked` stages (a password field's) are drawn as one dot per character, as the field shows them.
@@ -51,7 +51,7 @@ enum MarbleDiagram {
         .marble-detail { min-height: 1.2em; margin: 4px 0 0; color: var(--muted); font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         """
 
-    /// Defines `marbles`: `{ add(event), suffix }` (`suffix` is `"?trace=1"` when the switch is on).
+    /// Defines `marbles`: `{ add(event), on, snapshot() }` (`on`: the switch is on, the page asks for traces).
     ///
     /// With the switch on, the page's card widens (`tracing`) to give the diagram room. The
     /// drawing is redone every 100 ms from the events of the last `WINDOW_MS`. The SVG's user
@@ -66,7 +66,7 @@ enum MarbleDiagram {
           "use strict";
           var svg = document.getElementById("marbles");
           var on = /(^|[?&])trace=1(&|$)/.test(location.search.slice(1));
-          if (!svg) { return { add: function () {}, suffix: "", snapshot: function () { return ""; } }; }
+          if (!svg) { return { add: function () {}, on: false, snapshot: function () { return ""; } }; }
           var toggle = document.getElementById("show-pipeline"), detail = document.getElementById("marble-detail");
           toggle.checked = on;
           toggle.addEventListener("change", function () { location.search = toggle.checked ? "?trace=1" : ""; });
@@ -216,7 +216,7 @@ enum MarbleDiagram {
             var width = Math.round(svg.getBoundingClientRect().width);
             if (on && width && width !== layout.width) { drawLanes(); draw(); }
           });
-          return { add: add, suffix: on ? "?trace=1" : "", snapshot: snapshot };
+          return { add: add, on: on, snapshot: snapshot };
         })();
         """#
 }

@@ -1,6 +1,7 @@
 /// The OpenAPI 3.0.3 document served at `GET /openapi.json`: every HTTP endpoint of the
-/// contract (`/`, `/healthz`, `/readyz`, `/metrics`, `/api/users/{login}`, `/openapi.json`, and
-/// the WebSocket upgrades `/ws` and `/ws/echo`) with the `User` and `Error` schemas.
+/// contract (the pages `/`, `/search`, `/form` and their client `/pipelines.js`, `/api/pipelines`,
+/// `/healthz`, `/readyz`, `/metrics`, `/api/users/{login}`, `/openapi.json`, and the WebSocket
+/// upgrades) with the `User` and `Error` schemas.
 ///
 /// Kept as JSON text, split in parts that are assembled once; a test decodes it, and it
 /// validates with `openapi-spec-validator`.
@@ -38,7 +39,7 @@ enum OpenAPIDocument {
             "/": {
               "get": {
                 "operationId": "getBrowserPage",
-                "summary": "The browser page: a username field driving the /ws pipeline",
+                "summary": "The browser page: a username field driving the github-user pipeline over /ws/pipelines",
                 "responses": {
                   "200": {
                     "description": "A self-contained HTML page",
@@ -50,7 +51,7 @@ enum OpenAPIDocument {
             "/search": {
               "get": {
                 "operationId": "getSearchPage",
-                "summary": "The search page: a search field and a refresh button driving the /ws/search pipeline",
+                "summary": "The search page: a search field and a refresh button driving the github-search pipeline over /ws/pipelines",
                 "responses": {
                   "200": {
                     "description": "A self-contained HTML page",
@@ -62,11 +63,29 @@ enum OpenAPIDocument {
             "/form": {
               "get": {
                 "operationId": "getFormPage",
-                "summary": "The sign-up form page, driving the /ws/form pipeline",
+                "summary": "The sign-up form page, driving the form pipeline over /ws/pipelines",
                 "responses": {
                   "200": {
                     "description": "A self-contained HTML page",
                     "content": { "text/html": { "schema": { "type": "string" } } }
+                  }
+                }
+              }
+            },
+            "/pipelines.js": {
+              "get": {
+                "operationId": "getPipelinesClientScript",
+                "summary": "The pages' shared client of /ws/pipelines (one socket per page, a demand window, reconnect and resubscribe)",
+                "description": "The pages load it as /pipelines.js?v=<version of the running service's script>; that URL is cached for good (Cache-Control: public, max-age=31536000, immutable), any other answer is no-cache.",
+                "parameters": [
+                  { "name": "v", "in": "query", "required": false, "schema": { "type": "string" },
+                    "description": "The script's version, as the pages name it" }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The script",
+                    "headers": { "Cache-Control": { "schema": { "type": "string" } } },
+                    "content": { "text/javascript": { "schema": { "type": "string" } } }
                   }
                 }
               }

@@ -1,4 +1,5 @@
-/// `GET /search`: the seed's search bar with pull-to-refresh, on `/ws/search`. Stable ids for
+/// `GET /search`: the seed's search bar with pull-to-refresh, the `github-search` pipeline
+/// (through `/ws/pipelines`). Stable ids for
 /// browser tests: `#query`, `#refresh`, `#spinner`, `#refreshing`, `#total`, `#results`, `#status`.
 enum SearchPage {
     static let html = PipelinePage.html(
@@ -43,15 +44,19 @@ enum SearchPage {
               results.appendChild(li);
             });
           }
-          var send = pipelineSocket("/ws/search", function (event) {
+          function onEvent(event) {
             switch (event.type) {
               case "activity": $("spinner").hidden = event.active !== true; break;
               case "refreshing": $("refreshing").hidden = event.active !== true; break;
               case "search": show(event); break;
-              case "error": statusEl.textContent = "server: " + (event.message || event.code); break;
+              case "error": statusEl.setAttribute("data-status", "error"); statusEl.textContent = "server: " + (event.message || event.code); break;
               case "closed": $("spinner").hidden = true; $("refreshing").hidden = true; break;
             }
-          }, function (send) { send({ type: "input", value: query.value }); });
+          }
+          var send = pipelines.subscribe("github-search", {
+            onEvent: onEvent, onStart: function (send) { send({ type: "input", value: query.value }); },
+            trace: marbles.on, onTrace: marbles.add, connection: $("connection")
+          });
           query.addEventListener("input", function () { send({ type: "input", value: query.value }); });
           $("refresh").addEventListener("click", function () { send({ type: "refresh" }); });
         })();

@@ -1,4 +1,4 @@
-import Locking
+import Synchronization
 
 /// A unique identifier for identifying publisher streams.
 public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
@@ -6,7 +6,7 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 
     /// Creates a unique identifier.
     public init() {
-        rawValue = CombineIdentifier.counter.next()
+        rawValue = CombineIdentifier.counter.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// Creates an identifier derived from an object's identity.
@@ -16,18 +16,8 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 
     public var description: String { "0x" + String(rawValue, radix: 16) }
 
-    private static let counter = Counter()
-
-    /// Sequence of fresh identifiers. Safe to share: its only state is behind `lock`.
-    private final class Counter: @unchecked Sendable {
-        private let lock = Lock()
-        private var value: UInt64 = 0
-        func next() -> UInt64 {
-            lock.lock(); defer { lock.unlock() }
-            value &+= 1
-            return value
-        }
-    }
+    /// The last fresh identifier handed out.
+    private static let counter = Atomic<UInt64>(0)
 }
 
 /// A type that provides a unique identifier for publisher streams.

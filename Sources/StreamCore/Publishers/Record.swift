@@ -142,7 +142,12 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         )
     }
 
-    /// Encodes the outputs and the completion.
+    /// Encodes the recording into `encoder`, as `encode(to:)` (Apple's name for it).
+    public func encode(into encoder: Encoder) throws { try encode(to: encoder) }
+
+    /// Encodes the outputs and the completion: `{"completion":{"success":true},"output":[…]}`, a
+    /// failure as `{"success":false,"error":…}`. The order of keys in the text is the encoder's
+    /// (`JSONEncoder` writes a dictionary's order unless told `.sortedKeys`), as with Apple's.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)

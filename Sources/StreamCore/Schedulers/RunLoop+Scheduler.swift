@@ -67,11 +67,24 @@ extension RunLoop: Scheduler {
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
     /// Performs `action` on the run loop's next pass.
+    ///
+    /// Scheduled from another thread, the action also wakes the run loop: a block queued with
+    /// `perform` alone waits until something else (a timer, a source, the end of a
+    /// `run(until:)`) wakes a sleeping loop, which starved `receive(on: RunLoop.main)` while the
+    /// main thread slept in `RunLoop.main.run(until:)` or between `XCTestCase.wait` slices.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         // Combine's scheduler actions are not Sendable; the operators that schedule them guard
         // every piece of state they touch with a lock.
         nonisolated(unsafe) let action = action
         perform { action() }
+        if RunLoop.current !== self { wakeUp() }
+    }
+
+    /// Wakes the run loop if it sleeps: a timer due at once, added from any thread, re-arms the
+    /// loop's timer source (swift-corelibs-foundation does not expose `CFRunLoopWakeUp`), and the
+    /// loop runs its queued blocks on that pass.
+    private func wakeUp() {
+        add(Timer(fire: .distantPast, interval: 0, repeats: false) { _ in }, forMode: .default)
     }
 
     /// Performs `action` on the run loop once `date` has passed.

@@ -61,17 +61,31 @@ extension Timer {
         }
 
         /// Starts the timer on `runLoop` (from any thread: the run loop's own thread runs it); the
-        /// first date comes one interval later. Cancel the result to stop it.
+        /// first date comes one interval later. Call `cancel()` on the result to stop it.
+        ///
+        /// As with Apple's, the result is not an `AnyCancellable`: letting it go does not stop the
+        /// timer (the run loop keeps it), so `_ = timer.connect()` from any queue keeps ticking.
         public func connect() -> Cancellable {
             let relay = self.relay
             // The first tick one interval from now, as Apple's (Linux's Timer(timeInterval:repeats:)
-            // fires at once). Invalidated from the cancellable, which may run on any thread.
-            nonisolated(unsafe) let timer = Timer(
+            // fires at once).
+            let timer = Timer(
                 fire: Date().addingTimeInterval(interval), interval: interval, repeats: true
             ) { _ in relay.send(Date()) }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
-            return AnyCancellable { timer.invalidate() }
+            return TimerConnection(timer: timer)
         }
     }
+}
+
+/// A connected timer publisher's connection: `cancel()` invalidates the run loop timer; unlike an
+/// `AnyCancellable`, releasing it does not. Sendable: `Timer.invalidate()` may be called from any
+/// thread (the run loop removes the timer), and `timer` is never reassigned.
+private final class TimerConnection: Cancellable, @unchecked Sendable {
+    private let timer: Timer
+
+    init(timer: Timer) { self.timer = timer }
+
+    func cancel() { timer.invalidate() }
 }

@@ -33,7 +33,7 @@ final class ResponseCacheTests: XCTestCase {
     }
 
     func testMaxFreshnessCapsMaxAge() {
-        let cache = makeCache(.init(maxFreshness: 10))
+        let cache = makeCache(.init(maxFreshness: .seconds(10)))
         cache.store(user, etag: "1", directives: maxAge60, for: "a")
         clock.advance(11)
         XCTAssertNil(cache.fresh(for: "a"))
@@ -55,7 +55,7 @@ final class ResponseCacheTests: XCTestCase {
     }
 
     func testNotFoundIsRememberedForItsTTL() {
-        let cache = makeCache(.init(notFoundTTL: 30))
+        let cache = makeCache(.init(notFoundTTL: .seconds(30)))
         cache.storeNotFound(for: "ghost")
         let entry = cache.fresh(for: "GHOST")
         XCTAssertNotNil(entry)
@@ -66,7 +66,7 @@ final class ResponseCacheTests: XCTestCase {
     }
 
     func testStaleIfErrorWindow() {
-        let cache = makeCache(.init(staleIfError: 3_600))
+        let cache = makeCache(.init(staleIfError: .seconds(3_600)))
         cache.store(user, etag: nil, directives: maxAge60, for: "a")
         clock.advance(3_000)
         XCTAssertNil(cache.fresh(for: "a"))

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// Cancelling aborts the transfer: the fake sees the connection close long before its answer.
 final class CancellationTests: FakeGithubTestCase {
     func testCancelledDataTaskClosesTheConnection() {
-        fake.setFault(.delay(milliseconds: 10_000), for: "heckj")
+        fake.setFault(.delay(.milliseconds(10_000)), for: "heckj")
         let cancellable = http.dataTaskPublisher(for: baseURL.appendingPathComponent("users/heckj"))
             .sink(receiveCompletion: { _ in XCTFail("no completion after cancel") }, receiveValue: { _ in XCTFail("no value") })
         XCTAssertTrue(waitUntil { fake.requestCount == 1 && fake.openConnections == 1 })
@@ -23,7 +23,7 @@ final class CancellationTests: FakeGithubTestCase {
     }
 
     func testCancelledLookupClosesTheConnectionAndEndsTheActivity() {
-        fake.setFault(.delay(milliseconds: 10_000), for: "heckj")
+        fake.setFault(.delay(.milliseconds(10_000)), for: "heckj")
         let client = makeClient()
         let activity = NetworkActivity()
         let states = Box<[Bool]>([])
@@ -50,7 +50,7 @@ final class CancellationTests: FakeGithubTestCase {
     func testConnectionIsReusedAfterACompletedRequestButNotAfterACancelledOne() {
         XCTAssertEqual(lookup("heck", with: makeClient())?.status, .found)
         XCTAssertEqual(fake.connectionsOpened, 1)
-        fake.setFault(.delay(milliseconds: 10_000), for: "heckj")
+        fake.setFault(.delay(.milliseconds(10_000)), for: "heckj")
         let cancellable = makeClient().retrieveGithubUser(username: "heckj").sink { _ in }
         XCTAssertTrue(waitUntil { fake.requestCount == 2 })
         cancellable.cancel()

@@ -13,10 +13,10 @@ final class EasyHandleLeakTests: FakeGithubTestCase {
         for n in 0..<20 {
             fake.update(FakeGithubUser(login: "found-\(n)", id: 1000 + n, name: nil, publicRepos: n))
             fake.update(FakeGithubUser(login: "slow-\(n)", id: 2000 + n, name: nil, publicRepos: n))
-            fake.setFault(.delay(milliseconds: 400), for: "slow-\(n)")
+            fake.setFault(.delay(.milliseconds(400)), for: "slow-\(n)")
             fake.setFault(.status([500, 502, 503][n % 3]), for: "broken-\(n)")
         }
-        let client = makeClient(retry: RetryPolicy(maxRetries: 1, baseDelayMilliseconds: 1, jitter: 0))
+        let client = makeClient(retry: RetryPolicy(maxRetries: 1, baseDelay: .milliseconds(1), jitter: 0))
         let total = 10_000
         let batch = 100
         let statuses = Box<[LookupResult.Status: Int]>([:])

@@ -47,7 +47,7 @@ final class FakeGithubCatchAllTests: FakeGithubTestCase {
 
     func testDefaultDelayAndAnyLoginGiveEveryLookupLatency() throws {
         fake.answersAnyLogin = true
-        fake.defaultFault = .delay(milliseconds: 200)
+        fake.defaultFault = .delay(.milliseconds(200))
         let start = Date()
         let (data, response) = try XCTUnwrap(fetch("users/gaearon")).get()
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.18)
@@ -56,7 +56,7 @@ final class FakeGithubCatchAllTests: FakeGithubTestCase {
     }
 
     func testDelayAlsoHoldsAnswersWithoutABody() throws {
-        fake.defaultFault = .delay(milliseconds: 200)
+        fake.defaultFault = .delay(.milliseconds(200))
         var start = Date()
         let notModified = try XCTUnwrap(fetch("users/heckj", headers: ["If-None-Match": #"W/"u43388v1""#])).get().response
         XCTAssertEqual(notModified.statusCode, 304)

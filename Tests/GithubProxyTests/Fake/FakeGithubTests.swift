@@ -86,7 +86,7 @@ final class FakeGithubTests: FakeGithubTestCase {
     }
 
     func testDelayedAnswerArrivesAfterTheDelayAndStillParses() throws {
-        fake.script("heckj", .delay(milliseconds: 300))
+        fake.script("heckj", .delay(.milliseconds(300)))
         let start = Date()
         let (data, response) = try XCTUnwrap(fetch("users/heckj")).get()
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.28)

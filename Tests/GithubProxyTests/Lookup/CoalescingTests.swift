@@ -8,7 +8,7 @@ import XCTest
 /// Concurrent lookups of one login share one upstream request.
 final class CoalescingTests: FakeGithubTestCase {
     func testConcurrentSubscribersShareOneRequest() {
-        fake.script("heckj", .delay(milliseconds: 300))
+        fake.script("heckj", .delay(.milliseconds(300)))
         let client = makeClient()
         let sessions = 25
         let results = Box<[LookupResult]>([])
@@ -26,8 +26,8 @@ final class CoalescingTests: FakeGithubTestCase {
     }
 
     func testCoalescingIsCaseInsensitiveAndPerLogin() {
-        fake.script("heckj", .delay(milliseconds: 300))
-        fake.script("heck", .delay(milliseconds: 300))
+        fake.script("heckj", .delay(.milliseconds(300)))
+        fake.script("heck", .delay(.milliseconds(300)))
         let client = makeClient()
         let results = Box<[LookupResult]>([])
         let cancellables = ["heckj", "HeckJ", "HECKJ", "heck", "Heck"].map { login in
@@ -41,7 +41,7 @@ final class CoalescingTests: FakeGithubTestCase {
     }
 
     func testOneSubscriberCancellingDoesNotCancelTheSharedRequest() {
-        fake.script("heckj", .delay(milliseconds: 300))
+        fake.script("heckj", .delay(.milliseconds(300)))
         let client = makeClient()
         let results = Box<[LookupResult]>([])
         let leaving = client.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("cancelled") }
@@ -56,7 +56,7 @@ final class CoalescingTests: FakeGithubTestCase {
     }
 
     func testEverySubscriberCancellingCancelsTheUpstreamRequest() {
-        fake.script("heckj", .delay(milliseconds: 10_000))
+        fake.script("heckj", .delay(.milliseconds(10_000)))
         let client = makeClient()
         let subscribers = (0..<5).map { _ in client.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("cancelled") } }
         XCTAssertTrue(waitUntil { fake.requestCount == 1 && fake.openConnections == 1 })

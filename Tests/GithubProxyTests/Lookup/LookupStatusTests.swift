@@ -114,9 +114,9 @@ final class LookupStatusTests: FakeGithubTestCase {
     }
 
     func testTimeoutIsRetriedThenUnavailable() {
-        http = CurlHTTPClient(configuration: .init(requestTimeoutMilliseconds: 150))
-        fake.setFault(.delay(milliseconds: 2_000), for: "heckj")
-        let result = lookup("heckj", with: makeClient(retry: RetryPolicy(maxRetries: 1, baseDelayMilliseconds: 1, jitter: 0)))
+        http = CurlHTTPClient(configuration: .init(requestTimeout: .milliseconds(150)))
+        fake.setFault(.delay(.milliseconds(2_000)), for: "heckj")
+        let result = lookup("heckj", with: makeClient(retry: RetryPolicy(maxRetries: 1, baseDelay: .milliseconds(1), jitter: 0)))
         XCTAssertEqual(result, LookupResult(query: "heckj", status: .unavailable, failure: .timeout))
         XCTAssertEqual(fake.requestCount(for: "heckj"), 2)
     }

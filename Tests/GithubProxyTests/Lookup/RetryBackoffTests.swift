@@ -13,9 +13,9 @@ final class RetryBackoffTests: FakeGithubTestCase {
         let retries = Box<[GithubError]>([])
         let events = GithubClientEvents(onRetry: { _, error in retries.mutate { $0.append(error) } })
         // random = 0.5 and jitter 0.5: delays are 200·(1 − 0.25) = 150 ms, then 400·0.75 = 300 ms.
-        let policy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 200, maxDelayMilliseconds: 5_000, jitter: 0.5)
-        XCTAssertEqual(policy.delayMilliseconds(beforeRetry: 0, random: 0.5), 150)
-        XCTAssertEqual(policy.delayMilliseconds(beforeRetry: 1, random: 0.5), 300)
+        let policy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(200), maxDelay: .milliseconds(5_000), jitter: 0.5)
+        XCTAssertEqual(policy.delay(beforeRetry: 0, random: 0.5), .milliseconds(150))
+        XCTAssertEqual(policy.delay(beforeRetry: 1, random: 0.5), .milliseconds(300))
         let client = makeClient(retry: policy, scheduler: scheduler.eraseToAnyScheduler(), events: events)
         fake.script("heckj", .status(503), .status(503))
 
@@ -48,14 +48,18 @@ final class RetryBackoffTests: FakeGithubTestCase {
     func testGivesUpAfterMaxRetriesWithoutAFourthAttempt() {
         let scheduler = DispatchQueue.test
         let client = makeClient(
-            retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 100, jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
+            retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(100), jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
         fake.setFault(.status(500), for: "heckj")
         let results = Box<[LookupResult]>([])
         let cancellable = client.retrieveGithubUser(username: "heckj").sink { value in results.mutate { $0.append(value) } }
         defer { cancellable.cancel() }
-        for attempt in 1...2 {
+        // Advance by exactly each backoff (100 ms, then 200 ms): the retry fires at the end of the
+        // window, so the next attempt's backoff, scheduled from the curl thread when its answer
+        // comes, always lands past it. (Advancing by a second let a fast answer schedule the next
+        // backoff while `advance` was still running, inside the window, and it ran at once.)
+        for (attempt, backoff) in [(1, 100), (2, 200)] {
             XCTAssertTrue(waitUntil { fake.requestCount == attempt && scheduler.pendingCount == 1 }, "attempt \(attempt)")
-            scheduler.advance(by: .seconds(1))
+            scheduler.advance(by: .milliseconds(backoff))
         }
         XCTAssertTrue(waitUntil { results.value.count == 1 })
         XCTAssertEqual(results.value.first?.status, .unavailable)
@@ -66,7 +70,7 @@ final class RetryBackoffTests: FakeGithubTestCase {
     func testCancellingDuringTheBackoffSendsNoRetry() {
         let scheduler = DispatchQueue.test
         let client = makeClient(
-            retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 100, jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
+            retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(100), jitter: 0), scheduler: scheduler.eraseToAnyScheduler())
         fake.setFault(.status(503), for: "heckj")
         let cancellable = client.retrieveGithubUser(username: "heckj").sink { _ in XCTFail("cancelled lookups send nothing") }
         XCTAssertTrue(waitUntil { fake.requestCount == 1 && scheduler.pendingCount == 1 })

@@ -51,7 +51,7 @@ final class UpstreamMannersTests: FakeGithubTestCase {
     }
 
     func testNotFoundIsAskedOncePerTTL() {
-        let client = makeClient(cache: cache(.init(notFoundTTL: 60)))
+        let client = makeClient(cache: cache(.init(notFoundTTL: .seconds(60))))
         for _ in 0..<4 { XCTAssertEqual(lookup("nobody-here", with: client)?.status, .notFound) }
         XCTAssertEqual(fake.requestCount(for: "nobody-here"), 1)
         clock.advance(61)
@@ -62,7 +62,7 @@ final class UpstreamMannersTests: FakeGithubTestCase {
     // MARK: Stale if error
 
     func testStaleCopyWhenTheUpstreamFailsAndEmptyWhenNothingIsCached() throws {
-        let client = makeClient(retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 1, jitter: 0), cache: cache())
+        let client = makeClient(retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(1), jitter: 0), cache: cache())
         XCTAssertEqual(lookup("heckj", with: client)?.stale, false)
         clock.advance(3_600)
         fake.setFault(.status(503), for: "heckj")
@@ -80,7 +80,7 @@ final class UpstreamMannersTests: FakeGithubTestCase {
     }
 
     func testStaleCopyWhenRateLimitedButNotPastStaleIfError() throws {
-        let client = makeClient(cache: cache(.init(staleIfError: 600)))
+        let client = makeClient(cache: cache(.init(staleIfError: .seconds(600))))
         _ = lookup("heckj", with: client)
         clock.advance(120)
         fake.script("heckj", .rateLimitExceeded)
@@ -112,7 +112,7 @@ final class UpstreamMannersTests: FakeGithubTestCase {
     func testNoRetryGoesOutIntoAPause() {
         let scheduler = DispatchQueue.test
         let client = makeClient(
-            retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 100, jitter: 0), scheduler: scheduler.eraseToAnyScheduler(),
+            retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(100), jitter: 0), scheduler: scheduler.eraseToAnyScheduler(),
             budget: RateLimitBudget(now: clock.now), cache: cache()
         )
         fake.script("heckj", .status(503))
@@ -142,7 +142,7 @@ final class UpstreamMannersTests: FakeGithubTestCase {
 
     func testAtMostMaxConcurrentRequestsAndACancelledWaiterNeverReachesGithub() throws {
         fake.answersAnyLogin = true
-        fake.defaultFault = .delay(milliseconds: 300)
+        fake.defaultFault = .delay(.milliseconds(300))
         let gate = UpstreamGate(limit: 2)
         let client = makeClient(cache: cache(), gate: gate)
         let results = Box<[LookupResult]>([])

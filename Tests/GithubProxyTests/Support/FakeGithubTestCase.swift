@@ -19,7 +19,7 @@ class FakeGithubTestCase: XCTestCase {
         try super.setUpWithError()
         fake = FakeGithub()
         baseURL = try fake.start()
-        http = CurlHTTPClient(configuration: .init(connectTimeoutMilliseconds: 2_000, requestTimeoutMilliseconds: 5_000))
+        http = CurlHTTPClient(configuration: .init(connectTimeout: .milliseconds(2_000), requestTimeout: .milliseconds(5_000)))
     }
 
     override func tearDown() {
@@ -31,7 +31,7 @@ class FakeGithubTestCase: XCTestCase {
 
     /// A client of the fake, with quick retries (no jitter) unless told otherwise.
     func makeClient(
-        token: String? = nil, retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0),
+        token: String? = nil, retry: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10), jitter: 0),
         scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler(),
         budget: RateLimitBudget = RateLimitBudget(), searchBudget: RateLimitBudget = RateLimitBudget(),
         cache: ResponseCache<GithubUser> = ResponseCache(size: GithubUser.estimatedBytes),
@@ -40,7 +40,8 @@ class FakeGithubTestCase: XCTestCase {
     ) -> GithubClient {
         GithubClient(
             configuration: .init(baseURL: baseURL, token: token, retry: retry), http: http, scheduler: scheduler,
-            cache: cache, searchCache: searchCache, budget: budget, searchBudget: searchBudget, gate: gate, events: events,
+            cache: cache, searchCache: searchCache, rateLimits: RateLimits(budgets: ["core": budget, "search": searchBudget]),
+            gate: gate, events: events,
             random: { 0.5 }
         )
     }

@@ -1,7 +1,7 @@
 import FakeGithub
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 /// Two `ServiceApp` processes (the built binary) sharing one `redis-server`, behind the real nginx
@@ -95,7 +95,7 @@ final class Cluster {
 
     /// A client of the cluster's Redis, to look at what the replicas share.
     func redisClient() -> RedisClient {
-        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 1, timeoutMilliseconds: 1_000))
+        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 1, timeout: .seconds(1)))
     }
 }
 

@@ -31,7 +31,7 @@ final class ClusterTests: XCTestCase {
     }
 
     func testOneLoginTypedOnBothReplicasAtOnceIsOneUpstreamRequest() throws {
-        cluster.fake.setFault(.delay(milliseconds: 1_500), for: "heckj")
+        cluster.fake.setFault(.delay(.milliseconds(1_500)), for: "heckj")
         let results = try typeAtOnce("heckj", on: [a.port, b.port, a.port, b.port])
         XCTAssertEqual(results.map(\.status), ["found", "found", "found", "found"])
         XCTAssertEqual(results.map { $0.users?.first?.public_repos }, [69, 69, 69, 69])
@@ -87,14 +87,13 @@ final class ClusterTests: XCTestCase {
         """#
 
     func testAReplicaKilledWhileTypingLosesNothing() throws {
-        let chromium = try BrowserPageChromiumTests.requireChromium()
-        var driver = ChromiumPageDriver(chromium: chromium, servicePort: cluster.nginx.port)
-        driver.virtualTimeBudgetMs = nil
+        var driver = BrowserScriptDriver(browser: .chromium, servicePort: cluster.nginx.port)
+        driver.timeout = 40
         let realTimeDriver = driver
-        let report = Box<Result<String, Error>?>(nil)
+        let report = Box<Result<(report: String, sockets: PageSockets), Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let outcome = Result { try realTimeDriver.run(page: "/", drive: Self.reconnectDrive, timeout: 40) }
+            let outcome = Result { try realTimeDriver.run(page: "/", drive: Self.reconnectDrive) }
             report.mutate { $0 = outcome }
             finished.signal()
         }
@@ -110,8 +109,11 @@ final class ClusterTests: XCTestCase {
         let killed = try XCTUnwrap(holder)
         killed.kill()
         XCTAssertEqual(finished.wait(timeout: .now() + 60), .success)
-        let seen = try XCTUnwrap(report.value).get()
+        let (seen, sockets) = try XCTUnwrap(report.value).get()
         XCTAssertTrue(seen.contains("seen=hec>found>3,heck>found>6 reconnected=true"), seen)
+        let url = "ws://127.0.0.1:\(cluster.nginx.port)/ws/pipelines"
+        XCTAssertEqual(sockets.urls, [url, url], "one socket at a time, to /ws/pipelines, and one more after the kill")
+        XCTAssertEqual(sockets.subscribes, 2, "subscribed again on the new socket: \(sockets)")
         let survivor = try XCTUnwrap(cluster.replicas.first { $0 !== killed })
         XCTAssertGreaterThanOrEqual(survivor.metric("websocket_sessions_open") ?? 0, 0)
         XCTAssertEqual(cluster.fake.requestCount(for: "heck"), 1, "the survivor asked for heck")
@@ -165,7 +167,7 @@ final class ClusterTests: XCTestCase {
             }
             return self.cluster.redisAvailableEverywhere
         }, "both replicas back on Redis")
-        cluster.fake.setFault(.delay(milliseconds: 1_500), for: "shared-again")
+        cluster.fake.setFault(.delay(.milliseconds(1_500)), for: "shared-again")
         let results = try typeAtOnce("shared-again", on: [a.port, b.port])
         XCTAssertEqual(results.map(\.status), ["found", "found"])
         XCTAssertEqual(cluster.fake.requestCount(for: "shared-again"), 1, "one request for both replicas again")

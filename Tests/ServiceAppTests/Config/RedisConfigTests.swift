@@ -1,4 +1,4 @@
-import GithubProxy
+import SharedState
 import XCTest
 
 @testable import ServiceApp
@@ -14,7 +14,7 @@ final class RedisConfigTests: XCTestCase {
         XCTAssertEqual(try FakeFiles.resolve(file: file).redis.flightWait, .milliseconds(1_500))
         XCTAssertEqual(try FakeFiles.resolve().redis.flightWait, .seconds(5), "the default")
         let fromFile = try XCTUnwrap(try FakeFiles.resolve(file: file).redis.client)
-        XCTAssertEqual(fromFile, .init(host: "file", port: 1, database: 1, poolSize: 8, timeoutMilliseconds: 100))
+        XCTAssertEqual(fromFile, .init(host: "file", port: 1, database: 1, poolSize: 8, timeout: .milliseconds(100)))
         let fromEnvironment = try FakeFiles.resolve(file: file, environment: ["REDIS_URL": "redis://env:2"]).redis.client
         XCTAssertEqual(fromEnvironment?.host, "env")
         XCTAssertEqual(fromEnvironment?.poolSize, 8, "the pool size still comes from the file")

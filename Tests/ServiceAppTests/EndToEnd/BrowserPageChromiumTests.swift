@@ -1,13 +1,13 @@
 import Foundation
-import HTTPServer
 import XCTest
 
 @testable import ServiceApp
 
 /// Headless Chromium loads the service's page (`GET /`) backed by FakeGithub, types `heckj` into
-/// `#username` letter by letter, and must show the avatar, the login and 69 repositories.
+/// `#username` letter by letter, and must show the avatar, the login and 69 repositories, over
+/// one WebSocket, to `/ws/pipelines` (constructed in the page, accepted by the service).
 ///
-/// Chromium is driven without a WebDriver (`ChromiumPageDriver`).
+/// Chromium is driven over the DevTools protocol (`BrowserScriptDriver`), without a WebDriver.
 ///
 /// Needs `apt-get install -y chromium`; skipped when missing, a failure when `CI` is set.
 final class BrowserPageChromiumTests: EndToEndTestCase {
@@ -44,10 +44,8 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
         """#
 
     func testPageShowsTheUserTypedIntoTheField() throws {
-        let chromium = try Self.requireChromium()
         try startService { $0.throttle = .milliseconds(50) }
-        let driver = ChromiumPageDriver(chromium: chromium, servicePort: port)
-        let seen = try driver.run(page: "/", drive: Self.drive)
+        let seen = try drivePage("/", in: .chromium, drive: Self.drive, screenshot: "chromium-service-page.png")
         XCTAssertTrue(seen.contains("seen=h>too_short>unknown,he>too_short>unknown,hec>found>3,heck>found>6,heckj>found>69"), seen)
         XCTAssertTrue(seen.contains("repos=69"), seen)
         XCTAssertTrue(seen.contains("login=heckj"), seen)
@@ -55,27 +53,13 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
         XCTAssertTrue(seen.contains("avatar=https://avatars.githubusercontent.com/u/43388?v=4"), seen)
         XCTAssertTrue(seen.contains("spinner=hidden"), seen)
         XCTAssertEqual(upstreamLogins, ["hec", "heck", "heckj"])
-
-        // The same run again for a screenshot of the page with the result.
-        let again = try driver.run(page: "/", drive: Self.drive, screenshot: "chromium-service-page.png")
-        XCTAssertTrue(again.contains("repos=69"), again)
         let png = (try? Data(contentsOf: Self.artifacts.appendingPathComponent("chromium-service-page.png"))) ?? Data()
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "no PNG")
     }
 
     /// Chromium's path, or a skip (a failure under CI) naming the install command.
     static func requireChromium() throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        let message = "Chromium is not installed; install it with: \(install)"
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            throw ToolMissing(message: "CI is set, so this fails instead of skipping: \(message)")
-        }
-        throw XCTSkip(message)
+        try ToolMissing.executable(["chromium", "chromium-browser", "google-chrome"], name: "Chromium", install: install)
     }
 
     /// `.build/test-artifacts` (not committed).
@@ -90,4 +74,20 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
 struct ToolMissing: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+
+    /// The path of the first of `names` on `PATH`; when there is none, a skip naming `install`,
+    /// or under `CI` this error.
+    static func executable(_ names: [String], name: String, install: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for executable in names {
+            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(executable)") {
+                return "\(directory)/\(executable)"
+            }
+        }
+        let message = "\(name) is not installed; install it with: \(install)"
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            throw ToolMissing(message: "CI is set, so this fails instead of skipping: \(message)")
+        }
+        throw XCTSkip(message)
+    }
 }

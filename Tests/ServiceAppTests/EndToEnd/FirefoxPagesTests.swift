@@ -5,7 +5,9 @@ import XCTest
 
 /// The three pages in headless Firefox (Debian's `firefox-esr`, driven over WebDriver BiDi by
 /// `Scripts/firefox_bidi_drive.py`, no geckodriver), with the same drives and expectations as the
-/// Chromium tests. Screenshots go to `.build/test-artifacts`.
+/// Chromium tests, each over one WebSocket: the page constructs exactly one, to `/ws/pipelines`
+/// (`Scripts/socket_recorder.js`), and the service accepts exactly that one. Screenshots go to
+/// `.build/test-artifacts`.
 final class FirefoxPagesTests: EndToEndTestCase {
     func testUserLookupPage() throws {
         try startService { $0.throttle = .milliseconds(50) }
@@ -27,32 +29,8 @@ final class FirefoxPagesTests: EndToEndTestCase {
         XCTAssertEqual(report, "start:disabled,mismatch:disabled:values must match and have at least 5 characters,match:enabled status=submitted: joé")
     }
 
-    /// Runs `drive` on `page` in Firefox; returns what it reported.
+    /// Runs `drive` on `page` in Firefox; returns what it reported, having checked the page's sockets.
     private func drive(_ page: String, _ drive: String, screenshot: String) throws -> String {
-        let firefox = try requireFirefox()
-        let driveFile = FileManager.default.temporaryDirectory.appendingPathComponent("drive-\(UUID().uuidString).js")
-        try drive.write(to: driveFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: driveFile) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/firefox_bidi_drive.py")
-        let shot = BrowserPageChromiumTests.artifacts.appendingPathComponent(screenshot)
-        let process = try ChildProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, firefox, "http://127.0.0.1:\(port)\(page)", driveFile.path, shot.path]
-        )
-        XCTAssertEqual(process.waitForExit(timeout: 60), 0, process.output.suffix(2000).description)
-        return process.output.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private func requireFirefox() throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["firefox-esr", "firefox"] {
-            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        let message = "Firefox is not installed; install it with: apt-get install -y firefox-esr"
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            throw ToolMissing(message: "CI is set, so this fails instead of skipping: \(message)")
-        }
-        throw XCTSkip(message)
+        try drivePage(page, in: .firefox, drive: drive, screenshot: screenshot)
     }
 }

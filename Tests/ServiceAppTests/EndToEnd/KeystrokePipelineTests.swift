@@ -99,7 +99,7 @@ final class KeystrokePipelineTests: EndToEndTestCase {
     /// connection close long before its answer was due) and never reported.
     func testSupersededSlowLookupIsCancelledAndNeverReported() throws {
         try startVirtualService()
-        fake.setFault(.delay(milliseconds: 2_500), for: "heck")
+        fake.setFault(.delay(.milliseconds(2_500)), for: "heck")
         let client = try connect()
         let started = Date()
         try type("heck", on: client)
@@ -123,7 +123,7 @@ final class KeystrokePipelineTests: EndToEndTestCase {
     /// and never overlapping.
     func testActivityBalancedAcrossASession() throws {
         try startVirtualService()
-        fake.setFault(.delay(milliseconds: 1_500), for: "heck")
+        fake.setFault(.delay(.milliseconds(1_500)), for: "heck")
         let client = try connect()
         for value in ["h", "hec", "nobody", "heck", "heckj", "he", "-bad", "heck"] {
             try type(value, on: client)

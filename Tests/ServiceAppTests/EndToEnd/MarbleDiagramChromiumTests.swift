@@ -4,9 +4,10 @@ import XCTest
 @testable import ServiceApp
 
 /// Headless Chromium on each pipeline page opened with `?trace=1`, typing as a person would, in
-/// real time (the server's clock and the page's in step): the "show pipeline" switch is on, the
-/// diagram has one lane per catalog stage, every lane has marbles, every mark has its hover
-/// title, tapping a marble shows its value and time, superseded requests show their cancel, and
+/// real time (the server's clock and the page's in step), over one `/ws/pipelines` socket: the
+/// "show pipeline" switch is on, the diagram has one lane per catalog stage, every lane has
+/// marbles, every mark has its hover title, tapping a marble shows its value and time,
+/// superseded requests show their cancel, and
 /// the diagram is drawn at the page's own pixel size without widening the page — on a desktop
 /// and on a phone; "download SVG" gives a standalone copy of what is drawn. Screenshots go to `.build/test-artifacts` (the pictures in `docs/images`).
 final class MarbleDiagramChromiumTests: EndToEndTestCase {
@@ -82,16 +83,9 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
             + " cancels=\(cancels.joined(separator: ",")) tap=\(tapped) at T ms scale=1.00 overflow=false export=ok"
     }
 
-    private func driver(_ viewport: ChromiumPageDriver.Viewport) throws -> ChromiumPageDriver {
-        var driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: port)
-        driver.viewport = viewport
-        driver.virtualTimeBudgetMs = nil
-        return driver
-    }
-
     /// A desktop window just around each page's card (720 px wide while tracing), so the
     /// screenshots can go into the docs as they are.
-    private static func desktop(height: Int) -> ChromiumPageDriver.Viewport { .init(width: 800, height: height) }
+    private static func desktop(height: Int) -> BrowserScriptDriver.Viewport { .init(width: 800, height: height) }
 
     /// The book's username, typed with a slow first answer for "heck": throttle drops "hec", the
     /// slow lookup of "heck" is superseded by "heckj" 1.3 s later (a cancel in the lookup lane),
@@ -105,17 +99,19 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
 
     func testUserLookupPageDrawsEveryStage() throws {
         try startService()
-        fake.script("heck", .delay(milliseconds: 3_000))
-        let report = try driver(Self.desktop(height: 770)).run(
-            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user.png")
+        fake.script("heck", .delay(.milliseconds(3_000)))
+        let report = try drivePage(
+            "/?trace=1", in: .chromium, drive: Self.drive(Self.userSession, settleMs: 900),
+            screenshot: "marbles-github-user.png", viewport: Self.desktop(height: 770))
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
 
     func testUserLookupPageOnAPhone() throws {
         try startService()
-        fake.script("heck", .delay(milliseconds: 3_000))
-        let report = try driver(.phone).run(
-            page: "/?trace=1", drive: Self.drive(Self.userSession, settleMs: 900), screenshot: "marbles-github-user-phone.png")
+        fake.script("heck", .delay(.milliseconds(3_000)))
+        let report = try drivePage(
+            "/?trace=1", in: .chromium, drive: Self.drive(Self.userSession, settleMs: 900),
+            screenshot: "marbles-github-user-phone.png", viewport: .phone)
         XCTAssertEqual(report, Self.expected(.githubUser, cancels: ["lookup"], tapped: "switchToLatest value heckj · found"))
     }
 
@@ -123,11 +119,12 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
     /// cancel in the search lane); more typing and another refresh.
     func testSearchPageDrawsEveryStage() throws {
         try startService()
-        fake.scriptSearch(.delay(milliseconds: 3_000))
+        fake.scriptSearch(.delay(.milliseconds(3_000)))
         let steps = Self.typing("heck", into: "query", after: 300, every: 150) + [Step(450, "refresh")]
             + Self.typing("heckj", into: "query", after: 2_000, every: 150) + [Step(1_500, "refresh")]
-        let report = try driver(Self.desktop(height: 900)).run(
-            page: "/search?trace=1", drive: Self.drive(steps, settleMs: 900), screenshot: "marbles-search.png")
+        let report = try drivePage(
+            "/search?trace=1", in: .chromium, drive: Self.drive(steps, settleMs: 900),
+            screenshot: "marbles-search.png", viewport: Self.desktop(height: 900))
         XCTAssertEqual(report, Self.expected(.search, cancels: ["search"], tapped: "switchToLatest value heckj · ok"))
     }
 
@@ -137,14 +134,14 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
         let steps = Self.typing("joé", into: "value1", after: 300, every: 300)
             + Self.typing("secret", into: "value2", after: 600, every: 200)
             + Self.typing("secret", into: "value2_repeat", after: 600, every: 200)
-        let report = try driver(Self.desktop(height: 880)).run(
-            page: "/form?trace=1", drive: Self.drive(steps, settleMs: 900, secret: "secret"), screenshot: "marbles-form.png")
+        let report = try drivePage(
+            "/form?trace=1", in: .chromium, drive: Self.drive(steps, settleMs: 900, secret: "secret"),
+            screenshot: "marbles-form.png", viewport: Self.desktop(height: 880))
         XCTAssertEqual(report, Self.expected(.form, cancels: [], tapped: "readyToSubmit value true") + " shows-secret=false", "the password is drawn masked")
     }
 
     func testWithoutTraceTheDiagramIsHiddenAndEmpty() throws {
         try startService()
-        let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: port)
         let drive = #"""
             $("username").value = "heckj";
             $("username").dispatchEvent(new Event("input", { bubbles: true }));
@@ -157,7 +154,7 @@ final class MarbleDiagramChromiumTests: EndToEndTestCase {
                 + " marks=" + doc.querySelectorAll("#marbles g.event").length + " result=" + $("login").textContent);
             }, 100);
             """#
-        let report = try driver.run(page: "/", drive: drive)
+        let report = try drivePage("/", in: .chromium, drive: drive)
         XCTAssertEqual(report, "switch=false visible=false lanes=\(PipelineDescriptor.githubUser.stages.joined(separator: ",")) marks=0 result=heckj")
     }
 }

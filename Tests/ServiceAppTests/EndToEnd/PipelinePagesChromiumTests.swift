@@ -3,8 +3,9 @@ import XCTest
 
 @testable import ServiceApp
 
-/// Headless Chromium on `/search` and `/form` (see `ChromiumPageDriver`): type, refresh, fill
-/// the form, and the submit button's state. Screenshots go to `.build/test-artifacts`.
+/// Headless Chromium on `/search` and `/form` (see `BrowserScriptDriver`): type, refresh, fill
+/// the form, and the submit button's state, each page over one WebSocket, to `/ws/pipelines`.
+/// Screenshots go to `.build/test-artifacts`.
 final class PipelinePagesChromiumTests: EndToEndTestCase {
     /// Types `heck` into the search field letter by letter, waits for its results, presses
     /// Refresh and waits for the indicator to show and go again.
@@ -48,22 +49,15 @@ final class PipelinePagesChromiumTests: EndToEndTestCase {
         """#
 
     func testSearchPageTypesAndRefreshes() throws {
-        let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: try startPort { $0.search.debounceMs = 50; $0.search.refreshDelayMs = 100 })
-        let report = try driver.run(page: "/search", drive: Self.searchDrive)
+        try startService { $0.search.debounceMs = 50; $0.search.refreshDelayMs = 100 }
+        let report = try drivePage("/search", in: .chromium, drive: Self.searchDrive, screenshot: "chromium-search-page.png")
         XCTAssertEqual(report, "results=heckj+heck total=2 refreshed=yes after=heckj+heck")
         XCTAssertEqual(fake.searchQueries.filter { $0 == "heck" }.count, 2, "the typed search and the refresh: \(fake.searchQueries)")
-        _ = try driver.run(page: "/search", drive: Self.searchDrive, screenshot: "chromium-search-page.png")
     }
 
     func testFormPageEnablesSubmitOnlyWhenValidAndSubmits() throws {
-        let driver = ChromiumPageDriver(chromium: try BrowserPageChromiumTests.requireChromium(), servicePort: try startPort())
-        let report = try driver.run(page: "/form", drive: Self.formDrive)
+        try startService()
+        let report = try drivePage("/form", in: .chromium, drive: Self.formDrive, screenshot: "chromium-form-page.png")
         XCTAssertEqual(report, "start:disabled,mismatch:disabled:values must match and have at least 5 characters,match:enabled status=submitted: joé")
-        _ = try driver.run(page: "/form", drive: Self.formDrive, screenshot: "chromium-form-page.png")
-    }
-
-    private func startPort(configure: (inout ServiceConfig) -> Void = { _ in }) throws -> UInt16 {
-        try startService(configure: configure)
-        return port
     }
 }

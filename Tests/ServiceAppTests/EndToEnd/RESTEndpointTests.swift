@@ -126,7 +126,7 @@ final class RESTEndpointTests: EndToEndTestCase {
 
     func testUpstreamTimeout() throws {
         try startFastRetries { $0.upstream.request = .milliseconds(300) }
-        fake.setFault(.delay(milliseconds: 3_000), for: "heckj")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "heckj")
         let started = Date()
         try assertJSONError(get("/api/users/heckj"), 504, "upstream_timeout")
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "timed out, not waited for")

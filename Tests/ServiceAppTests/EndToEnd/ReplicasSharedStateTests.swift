@@ -1,7 +1,7 @@
 import FakeGithub
 import Foundation
-import GithubProxy
 import HTTPTestSupport
+import SharedState
 import XCTest
 
 @testable import ServiceApp
@@ -59,7 +59,7 @@ final class ReplicasSharedStateTests: EndToEndTestCase {
 
     func testWithRedisDownReadinessSaysSoAndLookupsGoOn() throws {
         let redisPort = try startRedis()
-        try startService { $0.redis.client = RedisClient.Configuration(port: Int(redisPort), timeoutMilliseconds: 200) }
+        try startService { $0.redis.client = RedisClient.Configuration(port: Int(redisPort), timeout: .milliseconds(200)) }
         XCTAssertEqual(try get("/readyz").status, 200)
         // Available once its subscription for other replicas' landings is in place.
         XCTAssertTrue(waitUntil { (try? self.get("/readyz").text.contains(#""redis":"available""#)) == true }, "redis available")

@@ -149,6 +149,19 @@ final class MuxStateMachineTests: XCTestCase {
         ], "the connection's session is free again")
     }
 
+    func testTheOldestOtherSubscriptionTakesTheBaseOver() {
+        var mux = machine()
+        _ = mux.handle(subscribe("a"))
+        for (index, id) in ["b", "c", "d"].enumerated() {
+            _ = mux.handle(subscribe(id))
+            _ = mux.handle(.admitted(MuxStateMachine.Serial(index + 2), granted: true))
+        }
+        _ = mux.handle(.frame(.cancel(id: "c")))
+        XCTAssertEqual(mux.handle(.frame(.cancel(id: "a"))), [.tearDown(1), .closeSession(2), .readNext], "b, the oldest left")
+        XCTAssertEqual(mux.handle(.frame(.cancel(id: "d"))), [.tearDown(4), .closeSession(4), .readNext], "d keeps its own session")
+        XCTAssertEqual(mux.handle(.frame(.cancel(id: "b"))), [.tearDown(2), .readNext], "b uses the connection's")
+    }
+
     func testAGrantForASubscriptionWhoseBaseEndedMeanwhileGoesBack() {
         var mux = machine(maxPendingEvents: 1)
         _ = mux.handle(subscribe("a", demand: .none))

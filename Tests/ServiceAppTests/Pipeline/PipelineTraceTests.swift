@@ -87,6 +87,11 @@ final class PipelineTraceTests: XCTestCase {
             XCTAssertTrue(session.waitForResult(value), "result for \(value)")
             session.scheduler.advance(by: .milliseconds(600))
         }
+        // A found user's activity ends just after its result (the seed's order): wait for that
+        // last event too, or a session compared at once may not have it yet.
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            session.log.lines.last { !$0.contains(#""type":"trace""#) } == #"{"active":false,"type":"activity"}"#
+        }, "the last lookup's activity ended")
     }
 
     func testTheSeedsUsernameTraceStageByStage() throws {
@@ -114,7 +119,7 @@ final class PipelineTraceTests: XCTestCase {
     /// lane shows the superseded request's subscription and its cancel (no value, no
     /// completion), and the fake sees that request's connection closed long before its answer.
     func testASupersededLookupShowsItsCancel() throws {
-        fake.setFault(.delay(milliseconds: 3_000), for: "hec")
+        fake.setFault(.delay(.milliseconds(3_000)), for: "hec")
         let session = Session(baseURL: baseURL, tracing: true)
         defer { session.pipeline.cancel() }
         let started = Date()

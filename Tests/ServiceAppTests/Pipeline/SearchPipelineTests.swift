@@ -19,7 +19,7 @@ final class SearchPipelineTests: XCTestCase {
         try super.setUpWithError()
         fake = FakeGithub()
         let baseURL = try fake.start()
-        client = GithubClient(configuration: .init(baseURL: baseURL, retry: RetryPolicy(maxRetries: 2, baseDelayMilliseconds: 10, jitter: 0)))
+        client = GithubClient(configuration: .init(baseURL: baseURL, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10), jitter: 0)))
         let events = self.events
         pipeline = SearchPipeline(
             client: client, settings: .init(), scheduler: scheduler.eraseToAnyScheduler(), write: { events.append($0) }
@@ -81,7 +81,7 @@ final class SearchPipelineTests: XCTestCase {
     }
 
     func testRefreshWhileASearchIsInFlightSupersedesItAndRefreshingStillEnds() {
-        fake.scriptSearch(.delay(milliseconds: 5_000))
+        fake.scriptSearch(.delay(.milliseconds(5_000)))
         send(.input("heck"))
         scheduler.advance(by: .milliseconds(300))
         let deadline = Date().addingTimeInterval(10)

@@ -91,22 +91,26 @@ final class BrowserPageTests: XCTestCase {
         try assertSelfContained(BrowserPage.html)
     }
 
-    /// Nothing is loaded from elsewhere: the only `href`s are links to the service's own pages.
+    /// Nothing is loaded from elsewhere: the only `href`s are links to the service's own pages, the
+    /// only script loaded is the service's own client (`/pipelines.js`), before the page's one
+    /// inline script.
     private func assertSelfContained(_ html: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let elements = try parse(html)
-        for element in elements where ["script", "link", "iframe", "object", "embed"].contains(element.name) {
+        for element in elements where ["link", "iframe", "object", "embed"].contains(element.name) {
             XCTAssertNil(element.attributes["src"], "<\(element.name) src>", file: file, line: line)
             XCTAssertNil(element.attributes["href"], "<\(element.name) href>", file: file, line: line)
         }
         for element in elements {
             for (name, value) in element.attributes where ["src", "href"].contains(name) {
                 let ownPage = element.name == "a" && name == "href" && ["/", "/search", "/form"].contains(value)
-                if !ownPage { XCTFail("external \(name)=\(value) on <\(element.name)>", file: file, line: line) }
+                let ownScript = element.name == "script" && name == "src" && value == PipelineClientScript.versionedPath
+                if !ownPage && !ownScript { XCTFail("external \(name)=\(value) on <\(element.name)>", file: file, line: line) }
             }
         }
         XCTAssertFalse(html.contains("@import"), file: file, line: line)
         XCTAssertFalse(html.contains("url("), "no CSS url(): fonts and images would be external", file: file, line: line)
-        XCTAssertEqual(elements.filter { $0.name == "script" }.count, 1, file: file, line: line)
+        let scripts = elements.filter { $0.name == "script" }
+        XCTAssertEqual(scripts.map { $0.attributes["src"] }, [PipelineClientScript.versionedPath, nil], file: file, line: line)
         XCTAssertEqual(elements.filter { $0.name == "style" }.count, 1, file: file, line: line)
     }
 
@@ -124,22 +128,40 @@ final class BrowserPageTests: XCTestCase {
             let links = elements.filter { $0.name == "a" }.compactMap { $0.attributes["href"] }
             XCTAssertEqual(links, ["/", "/search", "/form"])
         }
-        XCTAssertTrue(SearchPage.html.contains(#"pipelineSocket("/ws/search""#))
-        XCTAssertTrue(FormPage.html.contains(#"pipelineSocket("/ws/form""#))
+        XCTAssertTrue(SearchPage.html.contains(#"pipelines.subscribe("github-search""#))
+        XCTAssertTrue(FormPage.html.contains(#"pipelines.subscribe("form""#))
+        XCTAssertTrue(BrowserPage.html.contains(#"pipelines.subscribe("github-user""#))
+    }
+
+    /// One socket implementation: the shared client constructs the one WebSocket, to
+    /// `/ws/pipelines`; no page's inline script makes one of its own.
+    func testOnlyTheSharedClientOpensASocket() throws {
+        for html in [BrowserPage.html, SearchPage.html, FormPage.html] {
+            XCTAssertFalse(html.contains("WebSocket"), "a page's inline script opens no socket")
+            XCTAssertFalse(html.contains("innerHTML"), "network data is only written as text")
+        }
+        let client = PipelineClientScript.script
+        XCTAssertEqual(client.components(separatedBy: "new WebSocket(").count - 1, 1)
+        XCTAssertTrue(client.contains(#"location.host + "/ws/pipelines""#), "same host, /ws/pipelines")
+        XCTAssertTrue(client.contains(#""wss:" : "ws:""#), "ws: or wss: per page protocol")
+        for frame in ["subscribe", "send", "request"] { XCTAssertTrue(client.contains(#"type: "\#(frame)""#), frame) }
+        for frame in ["subscribed", "event", "trace", "completion", "error"] { XCTAssertTrue(client.contains(#"case "\#(frame)""#), frame) }
+        XCTAssertTrue(client.contains("demand: WINDOW"))
+        XCTAssertTrue(client.contains("WINDOW = \(PipelineClientScript.demandWindow),"))
+        XCTAssertFalse(client.contains("innerHTML"), "network data is only written as text")
+        XCTAssertFalse(client.contains("unlimited"), "demand is always a window")
     }
 
     func testScriptSpeaksTheContract() throws {
-        let script = try XCTUnwrap(try parse().first { $0.name == "script" }).text
-        XCTAssertTrue(script.contains(#"JSON.stringify({ type: "input", value: field.value })"#))
-        XCTAssertTrue(script.contains(#""wss:" : "ws:""#), "ws: or wss: per page protocol")
-        XCTAssertTrue(script.contains(#"location.host + "/ws""#), "same host, /ws")
+        let script = try XCTUnwrap(try parse().first { $0.name == "script" && $0.attributes["src"] == nil }).text
+        XCTAssertTrue(script.contains(#"send({ type: "input", value: field.value })"#))
         for event in [#"case "hello""#, #"case "activity""#, #"case "result""#, #"case "error""#] {
             XCTAssertTrue(script.contains(event), event)
         }
         for status in ["found", "not_found", "too_short", "invalid", "rate_limited", "unavailable"] {
             XCTAssertTrue(script.contains("\(status):"), status)
         }
-        XCTAssertTrue(script.contains("scheduleReconnect"))
+        XCTAssertTrue(PipelineClientScript.script.contains("scheduleReconnect"))
         XCTAssertFalse(script.contains("innerHTML"), "network data is only written as text")
     }
 
@@ -147,5 +169,6 @@ final class BrowserPageTests: XCTestCase {
         let meta = try parse().first { $0.name == "meta" && $0.attributes["http-equiv"] == "Content-Security-Policy" }
         XCTAssertEqual(meta?.attributes["content"], BrowserPage.contentSecurityPolicy)
         XCTAssertTrue(BrowserPage.contentSecurityPolicy.contains("default-src 'none'"))
+        XCTAssertTrue(BrowserPage.contentSecurityPolicy.contains("script-src 'self' 'unsafe-inline';"), "the client from the service, the inline page code")
     }
 }

@@ -33,8 +33,8 @@ final class OpenAPIDocumentTests: XCTestCase {
         let paths = try object(root, ["paths"])
         XCTAssertEqual(
             Set(paths.keys),
-            ["/", "/search", "/form", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}", "/openapi.json",
-             "/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
+            ["/", "/search", "/form", "/pipelines.js", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}",
+             "/openapi.json", "/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
         for (path, item) in paths {
             XCTAssertEqual(Array(try XCTUnwrap(item as? Object).keys), ["get"], path)
         }
@@ -105,6 +105,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(Set(try object(paths, ["/readyz", "get", "responses"]).keys), ["200", "503"])
         XCTAssertNotNil(try object(paths, ["/metrics", "get", "responses", "200", "content"])["text/plain"])
         XCTAssertNotNil(try object(paths, ["/", "get", "responses", "200", "content"])["text/html"])
+        XCTAssertNotNil(try object(paths, ["/pipelines.js", "get", "responses", "200", "content"])["text/javascript"])
         XCTAssertNotNil(try object(paths, ["/healthz", "get", "responses", "200", "content"])["application/json"])
     }
 

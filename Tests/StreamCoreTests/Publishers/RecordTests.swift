@@ -45,6 +45,51 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(received, [1, 2])
     }
 
+    /// Apple's encoding, as the book's tests pin it: a record is `{"recording":{"completion":…,
+    /// "output":[…]}}`, a failure `{"success":false,"error":…}`. JSONEncoder orders keys as its
+    /// dictionary happens to (per process), so the shape is compared as JSON values, and the
+    /// book's exact text with `.sortedKeys` where sorting gives its order.
+    func testEncodesApplesShape() throws {
+        struct Failure: Error, Codable { let code: Int }
+        let finished = Record<String, Failure>(output: ["one", "two", "three"], completion: .finished)
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        XCTAssertEqual(
+            String(decoding: try sorted.encode(finished), as: UTF8.self),
+            #"{"recording":{"completion":{"success":true},"output":["one","two","three"]}}"#
+        )
+        let failed = Record<String, Failure>(output: ["one"], completion: .failure(Failure(code: 9)))
+        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(failed)) as? NSDictionary
+        let apples = try JSONSerialization.jsonObject(
+            with: Data(#"{"recording":{"completion":{"success":false,"error":{"code":9}},"output":["one"]}}"#.utf8)
+        ) as? NSDictionary
+        XCTAssertNotNil(apples)
+        XCTAssertEqual(encoded, apples)
+    }
+
+    /// The text Apple's Combine wrote in the book's test (its failure type encodes itself as
+    /// `{"invalidServerResponse":null}`) decodes to the recording it came from.
+    func testDecodesApplesText() throws {
+        enum Condition: Error, Codable, Equatable, CodingKey {
+            case invalidServerResponse
+            init(from decoder: Decoder) throws {
+                let container = try decoder.container(keyedBy: Condition.self)
+                guard container.contains(.invalidServerResponse) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown"))
+                }
+                self = .invalidServerResponse
+            }
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: Condition.self)
+                try container.encodeNil(forKey: self)
+            }
+        }
+        let text = #"{"recording":{"completion":{"success":false,"error":{"invalidServerResponse":null}},"output":["one","two","three"]}}"#
+        let record = try JSONDecoder().decode(Record<String, Condition>.self, from: Data(text.utf8))
+        XCTAssertEqual(record.recording.output, ["one", "two", "three"])
+        XCTAssertEqual(record.recording.completion, .failure(.invalidServerResponse))
+    }
+
     func testCodableRoundTrip() throws {
         struct Failure: Error, Codable, Equatable { let code: Int }
         let record = Record<Int, Failure>(output: [4, 5], completion: .failure(Failure(code: 9)))

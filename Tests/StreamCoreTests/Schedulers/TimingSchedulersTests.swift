@@ -35,6 +35,56 @@ final class RunLoopSchedulerTests: XCTestCase {
         timer.cancel()
     }
 
+    /// A block scheduled from another thread wakes a run loop that sleeps in `run(mode:before:)`
+    /// (before: it ran only when the loop woke for something else, here after ten seconds).
+    func testScheduleFromAnotherThreadWakesTheSleepingRunLoop() {
+        let ready = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var sleeper: RunLoop!  // written before `ready` is signalled
+        let thread = Thread {
+            sleeper = RunLoop.current
+            // A far timer, so the loop has a source and sleeps for the whole ten seconds.
+            let keepAlive = Timer(fire: Date().addingTimeInterval(60), interval: 0, repeats: false) { _ in }
+            sleeper.add(keepAlive, forMode: .default)
+            ready.signal()
+            _ = sleeper.run(mode: .default, before: Date().addingTimeInterval(10))
+            keepAlive.invalidate()
+        }
+        thread.start()
+        ready.wait()
+        Thread.sleep(forTimeInterval: 0.05)  // let the loop fall asleep (the test holds either way)
+        let ran = expectation(description: "ran on the sleeping loop")
+        sleeper.schedule {
+            XCTAssertTrue(Thread.current == thread)
+            ran.fulfill()
+        }
+        wait(for: [ran], timeout: 5)
+    }
+
+    /// The book's MergeMany test, with short delays: six `Deferred { Future }` resolved on the main
+    /// queue while the main thread waits in `wait(for:timeout:)`, collected into one array. The
+    /// main queue is drained while XCTest waits (the book's failure was its own race: its last
+    /// future resolves at the same ten seconds as its wait's timeout).
+    func testMainQueueFuturesMergedAndCollectedWhileTheTestWaits() {
+        let delays = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
+        let publishers = delays.map { delay in
+            Deferred {
+                Future<Double, Never> { promise in
+                    DispatchQueue.main.asyncAfter(deadline: .now() + delay) { promise(.success(delay)) }
+                }
+            }
+        }
+        let collected = expectation(description: "collected")
+        var output: [Double] = []
+        let cancellable = Publishers.MergeMany(publishers).collect().sink { values in
+            XCTAssertTrue(Thread.isMainThread)
+            output = values
+            collected.fulfill()
+        }
+        wait(for: [collected], timeout: 10)
+        XCTAssertEqual(output.sorted(), delays)
+        cancellable.cancel()
+    }
+
     func testReceiveOnRunLoop() {
         let done = expectation(description: "done")
         var values: [Int] = []
@@ -110,6 +160,24 @@ final class TimerPublisherTests: XCTestCase {
         connection.cancel()
         XCTAssertGreaterThanOrEqual(dates.count, 3)
         XCTAssertEqual(dates, dates.sorted())
+        cancellable.cancel()
+    }
+
+    /// The book's test: a timer on the main run loop in `.common` mode, connected from another
+    /// queue that lets the connection go at once, ticks while the main thread waits (Apple's
+    /// connection is no `AnyCancellable`; ours was, so releasing it stopped the timer: 0 ticks).
+    /// The released timer stays on the main run loop, ticking to no subscriber, as with Apple's.
+    func testConnectionLetGoOnAnotherQueueKeepsTheMainRunLoopTimerTicking() {
+        nonisolated(unsafe) let timer = Timer.publish(every: 0.2, on: .main, in: .common)
+        let twoTicks = expectation(description: "two ticks")
+        twoTicks.expectedFulfillmentCount = 2
+        twoTicks.assertForOverFulfill = false
+        let cancellable = timer.sink { _ in
+            XCTAssertTrue(Thread.isMainThread)
+            twoTicks.fulfill()
+        }
+        DispatchQueue(label: "connect").async { _ = timer.connect() }
+        wait(for: [twoTicks], timeout: 10)
         cancellable.cancel()
     }
 

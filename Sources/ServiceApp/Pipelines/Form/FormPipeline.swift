@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import StreamCore
 
 /// The seed's FormViewController / the book's ReactiveFormModel, for one `/ws/form` session.
@@ -22,7 +23,7 @@ final class FormPipeline: @unchecked Sendable {
     let value1 = CurrentValueSubject<String, Never>("")
     let value2 = CurrentValueSubject<String, Never>("")
     let value2Repeat = CurrentValueSubject<String, Never>("")
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The values `readyToSubmit` last saw valid, or nil while it is false.
     private var ready: (value1: String, value2: String)?
     private let subscriptions = PipelineSubscriptions()

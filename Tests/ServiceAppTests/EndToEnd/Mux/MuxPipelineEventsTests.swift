@@ -48,12 +48,13 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
 
     func testGithubUserSubscriptionSendsTheEventsOfWS() throws {
         try startVirtualService { $0.cache.capacity = 0 }
-        // A value looked up upstream is waited for up to its activity:false (see the search
-        // test); the others (too short, invalid) up to their result.
-        let lookedUp: Set = ["hec", "heckj", "nobody", "heck"]
+        // A found user's activity:false follows its result (a failing lookup's comes before it,
+        // the seed's order): wait for the last event of each step, so the next step's events
+        // cannot overtake it on one side only.
+        let found: Set = ["hec", "heckj", "heck"]
         let steps = ["h", "hec", "heckj", "nobody", "-bad", "heck"].map { value in
-            Step(message: ["type": "input", "value": value as Any], advance: 600, until: {
-                lookedUp.contains(value) ? $0.type == "activity" && $0.active == false : $0.isResult && $0.query == value
+            Step(message: ["type": "input", "value": value as Any], advance: 600, until: { event in
+                found.contains(value) ? event.type == "activity" && event.active == false : event.isResult && event.query == value
             })
         }
         try assertSameEvents(.githubUser, steps)

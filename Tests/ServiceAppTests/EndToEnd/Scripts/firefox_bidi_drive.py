@@ -1,35 +1,30 @@
 #!/usr/bin/env python3
 """Drives one page in headless Firefox over WebDriver BiDi (firefox-esr speaks it natively; no
-geckodriver): navigates to URL, waits for the page's WebSocket to be open (#connection
-data-state=open), runs the JavaScript in DRIVE_FILE as the body of a function given `$`
-(getElementById), `doc` and `finish(text)`, and prints what it finished with. With a third
-argument, saves a PNG screenshot there. Exit 1 on any protocol error or a 20 s timeout.
-Usage: firefox_bidi_drive.py FIREFOX URL DRIVE_FILE [SCREENSHOT]"""
+geckodriver): with --preload FILE, runs FILE in every new document before the page's own scripts
+(script.addPreloadScript); sizes the page to --viewport; navigates to URL, waits for the page's
+WebSocket to be open (#connection data-state=open), runs the JavaScript in DRIVE_FILE as the body
+of a function given `$` (getElementById), `doc` and `finish(text)`, and prints what it finished
+with; with a preload, a second line `sockets=` and JSON.stringify(window.__socketLog). With
+--screenshot FILE, saves a PNG of the page there. Exit 1 on any protocol error."""
 import base64
 import json
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 
 import websocket
 
-firefox, url, drive_file = sys.argv[1:4]
-screenshot = sys.argv[4] if len(sys.argv) > 4 else None
-drive = open(drive_file, encoding="utf-8").read()
+from page_drive import arguments, expression, socket_log_expression, start_browser, stop_browser
 
-with socket.socket() as probe:  # a free loopback port for the BiDi server
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-profile = tempfile.mkdtemp(prefix="firefox-bidi-")
-browser = subprocess.Popen([firefox, "--headless", "--no-remote", "--profile", profile, "--remote-debugging-port", str(port)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+args = arguments(__doc__)
+width, height = args.size
+
+browser, port, profile = start_browser(lambda port, profile: [
+    args.browser, "--headless", "--no-remote", "--profile", profile, "--remote-debugging-port", str(port)], "firefox-bidi-")
 try:
     deadline = time.time() + 30
     while True:
         try:
-            ws = websocket.create_connection(f"ws://127.0.0.1:{port}/session", timeout=25, suppress_origin=True)
+            ws = websocket.create_connection(f"ws://127.0.0.1:{port}/session", timeout=args.timeout + 25, suppress_origin=True)
             break
         except (ConnectionRefusedError, websocket.WebSocketException, OSError):
             if time.time() > deadline:
@@ -49,35 +44,26 @@ try:
 
     call("session.new", {"capabilities": {}})
     context = call("browsingContext.getTree", {})["contexts"][0]["context"]
-    call("browsingContext.navigate", {"context": context, "url": url, "wait": "complete"})
-    expression = """new Promise(function (finish) {
-      var doc = document, $ = function (id) { return doc.getElementById(id); }, started = false;
-      setTimeout(function () { finish("timeout"); }, 20000);
-      function onConnection() {
-        if (started || $("connection").getAttribute("data-state") !== "open") { return; }
-        started = true;
-        (function ($, doc, finish) {
-    """ + drive + """
-        })($, doc, finish);
-      }
-      new MutationObserver(onConnection).observe($("connection"), { attributes: true });
-      onConnection();
-    })"""
-    result = call("script.evaluate", {"expression": expression, "target": {"context": context}, "awaitPromise": True})
+    call("browsingContext.setViewport", {"context": context, "viewport": {"width": width, "height": height}})
+    if args.preload_source:
+        call("script.addPreloadScript", {"functionDeclaration": "() => {\n" + args.preload_source + "\n}"})
+    call("browsingContext.navigate", {"context": context, "url": args.url, "wait": "complete"})
+    result = call("script.evaluate", {"expression": expression(args.drive, args.timeout), "target": {"context": context},
+                                      "awaitPromise": True})
     if result.get("type") != "success":
         sys.exit(f"script: {result}")
-    if screenshot:
+    if args.screenshot:
         shot = call("browsingContext.captureScreenshot", {"context": context})
-        with open(screenshot, "wb") as file:
+        with open(args.screenshot, "wb") as file:
             file.write(base64.b64decode(shot["data"]))
     print(result["result"].get("value"))
+    if args.preload_source:
+        log = call("script.evaluate", {"expression": socket_log_expression(),
+                                       "target": {"context": context}, "awaitPromise": False})
+        print("sockets=" + log["result"].get("value"))
     try:
         call("session.end", {})
     except Exception:
         pass
 finally:
-    browser.terminate()
-    try:
-        browser.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        browser.kill()
+    stop_browser(browser, profile)

@@ -4,10 +4,13 @@ import XCTest
 /// A subprocess whose standard output and error are collected as they come, so a test can wait
 /// for a line (`listening on …`) and later for the exit.
 final class ChildProcess: @unchecked Sendable {
-    // Sendable: `collected` is guarded by `lock`; `process` is only driven by the test thread.
+    // Sendable: `collected` and `ended` are guarded by `lock`; `process` is only driven by the
+    // test thread.
     let process = Process()
     private let lock = NSLock()
     private var collected = Data()
+    /// The pipe reached its end: everything the child wrote is in `collected`.
+    private var ended = false
 
     /// The package root (this file is four levels below it).
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -32,14 +35,23 @@ final class ChildProcess: @unchecked Sendable {
         let pipe = Pipe()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // `make asan` checks the service processes the tests start for leaks (the test runner
+        // itself runs without: scripts/sanitize.sh): CHILD_ASAN_OPTIONS becomes their ASAN_OPTIONS.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        if let childOptions = environment["CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = childOptions }
+        process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = pipe
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
+            guard let self else { return }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self.lock.withLock { self.ended = true }
+                return
+            }
             self.lock.withLock { self.collected.append(data) }
         }
         try process.run()
@@ -73,6 +85,8 @@ final class ChildProcess: @unchecked Sendable {
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// The exit status once the child exits within `timeout`; nil (and the child killed) if not.
+    /// Returns once `output` holds all the child wrote (the pipe's end read, at most 1 s after
+    /// the exit): the last lines can still be on their way when the process is gone.
     func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
@@ -82,6 +96,8 @@ final class ChildProcess: @unchecked Sendable {
             return nil
         }
         process.waitUntilExit()
+        let drained = Date().addingTimeInterval(1)
+        while !lock.withLock({ ended }) && Date() < drained { usleep(5_000) }
         return process.terminationStatus
     }
 }

@@ -93,6 +93,39 @@ class EndToEndTestCase: XCTestCase {
         return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
     }
 
+    /// `websocket_sessions_total` of `/metrics` by path: the sessions each endpoint has accepted.
+    func webSocketSessions() throws -> [String: Int] {
+        var sessions: [String: Int] = [:]
+        for line in try get("/metrics").text.split(separator: "\n") where line.hasPrefix("websocket_sessions_total{path=\"") {
+            let path = line.dropFirst("websocket_sessions_total{path=\"".count).prefix { $0 != "\"" }
+            sessions[String(path)] = Int(Double(line.split(separator: " ").last ?? "") ?? 0)
+        }
+        return sessions
+    }
+
+    /// Runs `body`, then asserts that meanwhile the service accepted exactly one WebSocket
+    /// session, on `/ws/pipelines`, and none on any other endpoint.
+    func assertOneMultiplexedSocket<T>(
+        file: StaticString = #filePath, line: UInt = #line, during body: () throws -> T
+    ) throws -> T {
+        let before = try webSocketSessions()
+        let result = try body()
+        let after = try webSocketSessions()
+        var opened: [String: Int] = [:]
+        for (path, count) in after where count != before[path, default: 0] { opened[path] = count - before[path, default: 0] }
+        XCTAssertEqual(opened, ["/ws/pipelines": 1], "WebSocket sessions accepted, by path", file: file, line: line)
+        return result
+    }
+
+    /// Waits until the process-wide `/ws/pipelines` gauges are back to 0: an earlier test's
+    /// connections are torn down on their own queues a moment after its service stopped.
+    func waitForIdleMultiplexers(file: StaticString = #filePath, line: UInt = #line) {
+        let idle = waitUntil(timeout: 5) {
+            (try? self.metric("mux_subscriptions")) == 0 && (try? self.metric("mux_events_held")) == 0
+        }
+        XCTAssertTrue(idle, "an earlier test's subscriptions never ended", file: file, line: line)
+    }
+
     // MARK: Virtual time
 
     /// Types `value` after a pause longer than the throttle window: sends it, waits until the

@@ -1,0 +1,56 @@
+import Foundation
+import Locking
+@_spi(ServerSupport) import StreamCore
+
+/// The seed's `networkActivityPublisher`, with its guarantees made explicit: every `true` is
+/// followed by exactly one `false`, and activities never overlap — beginning a new one ends the
+/// previous one first.
+///
+/// Events leave in the order they happened and never under the lock (an `OrderedHandoff`), so a
+/// subscriber may call back into this object, from any thread.
+public final class NetworkActivity: @unchecked Sendable {
+    // Sendable: `current` and `nextID` are guarded by `lock`; `subject` and `handoff` are
+    // thread-safe.
+
+    /// Identifies one activity, for `end(_:)`.
+    public struct Token: Hashable, Sendable {
+        fileprivate let id: UInt64
+    }
+
+    private let lock = Lock()
+    private let subject = PassthroughSubject<Bool, Never>()
+    private var current: UInt64?
+    private var nextID: UInt64 = 0
+    private let handoff: OrderedHandoff<Bool>
+
+    public init() {
+        handoff = OrderedHandoff { [subject] in subject.send($0) }
+    }
+
+    /// `true` when an activity begins, `false` when it ends.
+    public var publisher: AnyPublisher<Bool, Never> { subject.eraseToAnyPublisher() }
+
+    /// Begins an activity, ending the current one first if there is one.
+    public func begin() -> Token {
+        let token: Token = lock.withLock {
+            if current != nil { handoff.enqueue(false) }
+            nextID += 1
+            current = nextID
+            handoff.enqueue(true)
+            return Token(id: nextID)
+        }
+        handoff.deliverQueued()
+        return token
+    }
+
+    /// Ends the activity if it is still the current one; otherwise does nothing.
+    public func end(_ token: Token) {
+        let ended: Bool = lock.withLock {
+            guard current == token.id else { return false }
+            current = nil
+            handoff.enqueue(false)
+            return true
+        }
+        if ended { handoff.deliverQueued() }
+    }
+}

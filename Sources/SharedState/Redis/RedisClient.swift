@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import StreamCore
+import Synchronization
+
+/// A Redis client for the state replicas share: a pool of hiredis connections, each owned by its
+/// own serial queue, so a command blocks that queue — never an event loop or the caller. A command
+/// that waited in the queue for `timeout` fails unsent (`.timeout`); one that is sent
+/// waits at most a connect and a command timeout more. Commands go to the pool's connections in
+/// turn; a connection that breaks or times out is made again after a back-off, during which its
+/// commands fail at once.
+///
+/// The design decision (hiredis's blocking API on dedicated queues rather than its async API on
+/// the server's event loops): Redis calls are few per lookup and never on the keystroke path's
+/// event loop; the blocking API keeps timeouts and reconnection in one small type.
+public final class RedisClient: Sendable {
+    /// Where Redis is and how to talk to it.
+    public struct Configuration: Sendable, Equatable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+        public var database: Int
+        /// An ACL user (Redis 6+) for `AUTH`; nil: the default user.
+        public var username: String?
+        /// Sent with `AUTH` on every new connection; nil: no `AUTH`. Never printed.
+        public var password: String?
+        /// Connections in the pool (each with its own queue).
+        public var poolSize: Int
+        /// Connect and command timeout.
+        public var timeout: Duration
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,
+            poolSize: Int = 4, timeout: Duration = .milliseconds(250)
+        ) {
+            self.host = host
+            self.port = port
+            self.database = database
+            self.username = username
+            self.password = password
+            self.poolSize = max(1, poolSize)
+            self.timeout = max(.milliseconds(1), timeout)
+        }
+
+        /// `redis://[[username]:password@]host[:port][/database]` (user and password
+        /// percent-encoded); nil for anything else, such as a user without a password (TLS,
+        /// `rediss://`, and Unix sockets are not supported).
+        public init?(url: String, poolSize: Int = 4, timeout: Duration = .milliseconds(250)) {
+            guard let components = URLComponents(string: url), components.scheme == "redis",
+                  let host = components.host, !host.isEmpty else { return nil }
+            let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            guard path.isEmpty || Int(path) != nil else { return nil }
+            let username = components.user.flatMap { $0.isEmpty ? nil : $0 }
+            guard username == nil || components.password != nil else { return nil }
+            self.init(
+                host: host, port: components.port ?? 6379, database: Int(path) ?? 0, username: username,
+                password: components.password, poolSize: poolSize, timeout: timeout
+            )
+        }
+
+        /// The `AUTH` command a new connection sends first; nil without a password.
+        var authentication: [String]? {
+            guard let password else { return nil }
+            return ["AUTH"] + (username.map { [$0] } ?? []) + [password]
+        }
+
+        /// `redis://host:port/database`, with the user and `***` for a password.
+        public var description: String {
+            let credentials = password == nil ? "" : "\(username ?? ""):***@"
+            return "redis://\(credentials)\(host):\(port)/\(database)"
+        }
+    }
+
+    public let configuration: Configuration
+    private let slots: [Slot]
+    /// The next slot to take a command without affinity, in turn.
+    private let next = Atomic<UInt>(0)
+    /// Whether Redis was reached by the last command.
+    private let reachable = Atomic<Bool>(true)
+    private let onCommand: @Sendable () -> Void
+    private let onFailure: @Sendable (RedisError) -> Void
+
+    /// - Parameters:
+    ///   - onCommand: called once per command sent (a round trip), for metrics.
+    ///   - onFailure: called with every failure (for the "Redis unavailable" log and metric).
+    public init(
+        configuration: Configuration, onCommand: @escaping @Sendable () -> Void = {},
+        onFailure: @escaping @Sendable (RedisError) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.onCommand = onCommand
+        self.onFailure = onFailure
+        slots = (0..<configuration.poolSize).map { index in
+            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(configuration: configuration))
+        }
+    }
+
+    /// Runs `arguments` as one command; `completion` runs on the connection's queue.
+    public func run(
+        _ arguments: [String], affinity: String? = nil, completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        run(arguments.map { Array($0.utf8) }, affinity: affinity, completion: completion)
+    }
+
+    /// Runs one command of byte-string arguments (values that are not text). Commands with the
+    /// same `affinity` go to the same connection, so they reach Redis in the order they were
+    /// given (a cache write, then the message that says it is there); without one, connections
+    /// take turns.
+    public func run(
+        _ arguments: [[UInt8]], affinity: String? = nil, completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        let index = affinity.map { Int(UInt(bitPattern: $0.hashValue) % UInt(slots.count)) } ?? nextSlot()
+        let slot = slots[index]
+        onCommand()
+        // The timeout counts from here: a command that waited its turn past it fails without
+        // being sent, so a slow Redis never holds a caller longer than the timeout.
+        let deadline = ContinuousClock.now + configuration.timeout
+        slot.queue.async { [self] in
+            guard ContinuousClock.now < deadline else { return completion(noted(.failure(.timeout))) }
+            completion(noted(slot.connection.run(arguments)))
+        }
+    }
+
+    /// The connections take commands in turn.
+    private func nextSlot() -> Int {
+        Int(next.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(slots.count))
+    }
+
+    /// Whether the last command reached Redis (true until one did not; an error reply still
+    /// counts as reached). For `/readyz`.
+    public var isAvailable: Bool { reachable.load(ordering: .relaxed) }
+
+    /// Records whether `result` reached Redis, and reports a failure.
+    private func noted(_ result: Result<RedisReply, RedisError>) -> Result<RedisReply, RedisError> {
+        switch result {
+        case .success, .failure(.server): reachable.store(true, ordering: .relaxed)
+        case .failure(.connection), .failure(.timeout): reachable.store(false, ordering: .relaxed)
+        }
+        if case .failure(let error) = result { onFailure(error) }
+        return result
+    }
+
+    /// Runs a Lua script (`EVAL`) with its keys and arguments; Redis runs it atomically.
+    public func eval(
+        _ script: String, keys: [String], arguments: [String], affinity: String? = nil,
+        completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        let command = ["EVAL", script, String(keys.count)] + keys + arguments
+        run(command.map { Array($0.utf8) }, affinity: affinity, completion: completion)
+    }
+
+    /// The command as a publisher: subscribing runs it once; the reply or the error follows on
+    /// the connection's queue.
+    public func command(_ arguments: [String]) -> AnyPublisher<RedisReply, RedisError> {
+        Deferred {
+            Future<RedisReply, RedisError> { [self] promise in
+                run(arguments) { promise($0) }
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// Runs `arguments` and waits for the reply (for tests and start-up checks; never on an
+    /// event loop).
+    public func runAndWait(_ arguments: [String]) -> Result<RedisReply, RedisError> {
+        let slot = slots[nextSlot()]
+        onCommand()
+        return noted(slot.queue.sync { slot.connection.run(arguments.map { Array($0.utf8) }) })
+    }
+
+    /// One connection and the queue that owns it.
+    private final class Slot: @unchecked Sendable {
+        // Sendable: `connection` is only used on `queue`.
+        let queue: DispatchQueue
+        let connection: RedisConnection
+
+        init(queue: DispatchQueue, connection: RedisConnection) {
+            self.queue = queue
+            self.connection = connection
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import CHiredis
+import Foundation
+import Locking
+
+/// A Redis `SUBSCRIBE` to one channel on a connection of its own, read by a thread of its own
+/// (a subscribed connection blocks until a message comes, so it can share neither the pool nor
+/// an event loop). Each message's payload goes to `onMessage` on that thread. A lost connection,
+/// or one silent past a `PING`, is made again after a back-off (50 ms doubling to 2 s); messages
+/// published meanwhile are missed, and `isSubscribed` says so. `stop()` ends the thread.
+/// Connecting, `AUTH` and `SELECT` are `HiredisContext`'s, the back-off `ReconnectBackoff`'s, as
+/// for the pool's connections.
+public final class RedisSubscriber: Sendable {
+    private let state: SubscriberState
+
+    /// - Parameter pingInterval: how long the connection may be quiet before a `PING` checks it
+    ///   (and, unanswered as long again, it is made anew).
+    public init(
+        configuration: RedisClient.Configuration, channel: String, pingInterval: Duration = .seconds(5),
+        onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        state = SubscriberState(configuration: configuration, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
+        let thread = Thread { [state] in state.run() }
+        thread.name = "redis.subscriber"
+        thread.start()
+    }
+
+    deinit { state.stop() }
+
+    /// Whether the subscription is in place now (messages published now will arrive).
+    public var isSubscribed: Bool { state.isSubscribed }
+
+    /// Closes the connection and ends the thread.
+    public func stop() { state.stop() }
+}
+
+/// The subscriber thread's state.
+private final class SubscriberState: @unchecked Sendable {
+    // Sendable: `context`, `subscribed` and `stopped` are guarded by `lock`; the thread alone
+    // reads from `context`, and frees it only with `lock` held, so `stop()` can shut its socket
+    // down from another thread.
+    private let lock = Lock()
+    private var context: UnsafeMutablePointer<redisContext>?
+    private var subscribed = false
+    private var stopped = false
+    private let wake = DispatchSemaphore(value: 0)
+    private let configuration: RedisClient.Configuration
+    private let channel: String
+    private let pingInterval: Duration
+    private let onMessage: @Sendable ([UInt8]) -> Void
+
+    init(
+        configuration: RedisClient.Configuration, channel: String, pingInterval: Duration,
+        onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        self.configuration = configuration
+        self.channel = channel
+        self.pingInterval = max(.milliseconds(100), pingInterval)
+        self.onMessage = onMessage
+    }
+
+    var isSubscribed: Bool { lock.withLock { subscribed } }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            if let context { _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR)) }
+        }
+        wake.signal()
+    }
+
+    func run() {
+        var backoff = ReconnectBackoff()
+        while !lock.withLock({ stopped }) {
+            if subscribeAndRead() { backoff.succeeded() }
+            let delay = backoff.failed()
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
+        }
+    }
+
+    /// One connection's life: connect, subscribe, read messages until it breaks. Returns whether
+    /// the subscription was made.
+    private func subscribeAndRead() -> Bool {
+        guard case .success(let made) = HiredisContext.connect(configuration) else { return false }
+        // Reachable to `stop()` before the handshake, which may wait out the timeout.
+        let admitted = lock.withLock { () -> Bool in
+            guard !stopped else { return false }
+            context = made
+            return true
+        }
+        defer {
+            lock.withLock {
+                subscribed = false
+                context = nil
+                redisFree(made)
+            }
+        }
+        guard admitted, HiredisContext.authenticate(made, configuration) == nil,
+              case .success = HiredisContext.command(made, [Array("SUBSCRIBE".utf8), Array(channel.utf8)])
+        else { return false }
+        lock.withLock { subscribed = !stopped }
+        readMessages(made)
+        return true
+    }
+
+    /// Delivers messages until the connection breaks or goes quiet: after `pingInterval` without
+    /// a byte a `PING` goes out, and a connection that still says nothing for `pingInterval` more
+    /// is given up (a peer that vanished without a reset is noticed within two intervals).
+    private func readMessages(_ context: UnsafeMutablePointer<redisContext>) {
+        var pinged = false
+        while true {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { return }
+            if let raw {
+                defer { freeReplyObject(raw) }
+                if let payload = Self.messagePayload(raw.assumingMemoryBound(to: redisReply.self).pointee) { onMessage(payload) }
+                continue
+            }
+            var pending = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pending, 1, Int32(pingInterval / .milliseconds(1)))
+            if ready > 0 {
+                guard redisBufferRead(context) == REDIS_OK else { return }
+                pinged = false
+            } else if ready == 0 {
+                guard !pinged, Self.ping(context) else { return }
+                pinged = true
+            } else if errno != EINTR {
+                return
+            }
+        }
+    }
+
+    /// Sends `PING` (allowed on a subscribed connection; its answer is not a message).
+    private static func ping(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
+        let command = "*1\r\n$4\r\nPING\r\n"
+        guard redisAppendFormattedCommand(context, command, command.utf8.count) == REDIS_OK else { return false }
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { return false }
+        }
+        return true
+    }
+
+    /// The payload of a `["message", channel, payload]` push; nil for anything else.
+    private static func messagePayload(_ reply: redisReply) -> [UInt8]? {
+        guard reply.type == REDIS_REPLY_ARRAY, reply.elements == 3, let elements = reply.element,
+              let kind = elements[0]?.pointee, kind.type == REDIS_REPLY_STRING, let kindText = kind.str,
+              String(decoding: UnsafeRawBufferPointer(start: kindText, count: kind.len), as: UTF8.self) == "message",
+              let payload = elements[2]?.pointee, payload.type == REDIS_REPLY_STRING, let bytes = payload.str
+        else { return nil }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: payload.len))
+    }
+}

@@ -1,0 +1,24 @@
+@testable import HTTPServer
+import Dispatch
+import XCTest
+
+final class DeadlineTests: XCTestCase {
+    func testConfigurationIntervalsBecomeDurationsWithoutTrapping() {
+        XCTAssertEqual(Duration.interval(1.5), .milliseconds(1500))
+        XCTAssertEqual(Duration.interval(-3), .zero)
+        XCTAssertEqual(Duration.interval(.nan), .zero)
+        XCTAssertEqual(Duration.interval(.infinity), .seconds(1_000_000_000))
+    }
+
+    func testADeadlineLiesTheDurationAhead() {
+        let before = DispatchTime.now().uptimeNanoseconds
+        let deadline = Deadline.after(.milliseconds(250))
+        let after = DispatchTime.now().uptimeNanoseconds
+        XCTAssertGreaterThanOrEqual(deadline.uptimeNanoseconds, before + 250_000_000)
+        XCTAssertLessThanOrEqual(deadline.uptimeNanoseconds, after + 250_000_000)
+        XCTAssertLessThan(Deadline.after(.zero), Deadline.after(.seconds(1)))
+        let past = Deadline.after(.seconds(-5))
+        XCTAssertGreaterThanOrEqual(past.uptimeNanoseconds, before, "negative counts as now")
+        XCTAssertLessThanOrEqual(past.uptimeNanoseconds, DispatchTime.now().uptimeNanoseconds)
+    }
+}
