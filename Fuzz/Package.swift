@@ -23,6 +23,11 @@ let package = Package(
             name: "FuzzWebSocketReader",
             dependencies: ["CFuzzerDriver", .product(name: "HTTPServer", package: rootName)]
         ),
+        // The client side of the WebSocket opening handshake (internal types: -enable-testing).
+        .executableTarget(
+            name: "FuzzWebSocketClientHandshake",
+            dependencies: ["CFuzzerDriver", .product(name: "HTTPServer", package: rootName)]
+        ),
         // The service's own parsers (built with -enable-testing, so `@testable import` reaches
         // their internal types): the pipelines' client frames and the config file.
         .executableTarget(
