@@ -15,31 +15,33 @@ let package = Package(
     targets: [
         // Declares libFuzzer's LLVMFuzzerRunDriver, which each target's entry point calls.
         .target(name: "CFuzzerDriver"),
+        // What the targets share: the hand-over to libFuzzer and the TCP-like input splitter.
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"]),
         .executableTarget(
             name: "FuzzHTTPParser",
-            dependencies: ["CFuzzerDriver", .product(name: "HTTPServer", package: rootName)]
+            dependencies: ["FuzzSupport", .product(name: "HTTPServer", package: rootName)]
         ),
         .executableTarget(
             name: "FuzzWebSocketReader",
-            dependencies: ["CFuzzerDriver", .product(name: "HTTPServer", package: rootName)]
+            dependencies: ["FuzzSupport", .product(name: "HTTPServer", package: rootName)]
         ),
         // The client side of the WebSocket opening handshake (internal types: -enable-testing).
         .executableTarget(
             name: "FuzzWebSocketClientHandshake",
-            dependencies: ["CFuzzerDriver", .product(name: "HTTPServer", package: rootName)]
+            dependencies: ["FuzzSupport", .product(name: "HTTPServer", package: rootName)]
         ),
         // The service's own parsers (built with -enable-testing, so `@testable import` reaches
         // their internal types): the pipelines' client frames and the config file.
         .executableTarget(
             name: "FuzzClientFrames",
             dependencies: [
-                "CFuzzerDriver", .product(name: "ServiceAppLibrary", package: rootName),
+                "FuzzSupport", .product(name: "ServiceAppLibrary", package: rootName),
                 .product(name: "StreamCore", package: rootName),
             ]
         ),
         .executableTarget(
             name: "FuzzConfigFile",
-            dependencies: ["CFuzzerDriver", .product(name: "ServiceAppLibrary", package: rootName)]
+            dependencies: ["FuzzSupport", .product(name: "ServiceAppLibrary", package: rootName)]
         ),
     ],
     swiftLanguageModes: [.v6]

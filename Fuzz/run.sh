@@ -15,7 +15,8 @@ target="${1:?usage: Fuzz/run.sh TARGET [RUNS] [libFuzzer flags...]}"
 runs="${2:-10000000}"
 shift $(( $# >= 2 ? 2 : 1 ))
 
-targets=$(cd "$here/Sources" && ls -d Fuzz*)
+# Every target has a committed corpus folder (FuzzSupport, the shared code, has none).
+targets=$(cd "$here/corpus" && ls)
 if ! grep -qx "$target" <<<"$targets"; then
   echo "unknown target: $target (one of: $(echo $targets))" >&2
   exit 2
@@ -38,6 +39,8 @@ corpus="$here/corpus-$target"
 mkdir -p "$corpus" "$here/artifacts"
 cp -n "$here/corpus/$target/"* "$corpus/"
 
+# Crashes are libFuzzer's and the sanitizer's to report (Swift's backtracer would hide them).
+export SWIFT_BACKTRACE=enable=no
 exec "$bin" "$corpus" \
   -dict="$here/$target.dict" \
   -runs="$runs" -max_len=4096 \

@@ -1,4 +1,4 @@
-import CFuzzerDriver
+import FuzzSupport
 import Foundation
 import StreamCore
 @testable import ServiceApp
@@ -89,10 +89,5 @@ func fuzzMux(_ text: String) {
 /// The executable's entry point (see docs/fuzzing.md): hands over to libFuzzer's driver.
 @_cdecl("FuzzClientFrames_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runFuzzer(argc, argv, fuzz)
 }

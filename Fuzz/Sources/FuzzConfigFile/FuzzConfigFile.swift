@@ -1,4 +1,4 @@
-import CFuzzerDriver
+import FuzzSupport
 import Foundation
 @testable import ServiceApp
 
@@ -34,10 +34,5 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// The executable's entry point (see docs/fuzzing.md): hands over to libFuzzer's driver.
 @_cdecl("FuzzConfigFile_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runFuzzer(argc, argv, fuzz)
 }

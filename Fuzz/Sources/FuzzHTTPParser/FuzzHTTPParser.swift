@@ -1,4 +1,4 @@
-import CFuzzerDriver
+import FuzzSupport
 import HTTPServer
 
 // libFuzzer entry for `HTTPRequestParser`.
@@ -40,24 +40,6 @@ struct Summary: Equatable {
 struct Outcome {
     var events: [Summary] = []
     var failed: HTTPParseError?
-}
-
-/// Chunk sizes derived from the seed: 0 means byte-at-a-time, otherwise a small LCG.
-struct Splitter {
-    var state: UInt32
-    let mode: UInt8
-
-    init(seed: UInt8) {
-        mode = seed
-        state = UInt32(seed) &* 2_654_435_761 | 1
-    }
-
-    mutating func nextLength(maxLength: Int) -> Int {
-        if mode == 0 { return 1 }
-        state = state &* 1_664_525 &+ 1_013_904_223
-        let cap = mode < 128 ? 8 : 64
-        return min(maxLength, 1 + Int(state >> 16) % cap)
-    }
 }
 
 func limits(for selector: UInt8) -> HTTPParserLimits {
@@ -156,10 +138,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// `-parse-as-library`, so there is no top-level code): hands over to libFuzzer's driver.
 @_cdecl("FuzzHTTPParser_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runFuzzer(argc, argv, fuzz)
 }

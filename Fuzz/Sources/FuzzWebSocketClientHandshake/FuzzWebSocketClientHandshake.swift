@@ -1,4 +1,4 @@
-import CFuzzerDriver
+import FuzzSupport
 @testable import HTTPServer
 
 // libFuzzer entry for the client side of the opening handshake: what a server answers to
@@ -20,24 +20,6 @@ import CFuzzerDriver
 // - an accepted answer's parameters are within the offer (window bits 8...15, no larger than
 //   asked, no context takeover where asked) and make a client-role codec;
 // - the client reader's messages respect its 1024-byte limit and control frames' 125 bytes.
-
-/// Chunk sizes derived from the seed: 0 means byte-at-a-time, otherwise a small LCG.
-struct Splitter {
-    var state: UInt32
-    let mode: UInt8
-
-    init(seed: UInt8) {
-        mode = seed
-        state = UInt32(seed) &* 2_654_435_761 | 1
-    }
-
-    mutating func nextLength(maxLength: Int) -> Int {
-        if mode == 0 { return 1 }
-        state = state &* 1_664_525 &+ 1_013_904_223
-        let cap = mode < 128 ? 8 : 64
-        return min(maxLength, 1 + Int(state >> 16) % cap)
-    }
-}
 
 /// RFC 6455's sample key, whose accept value the dictionary holds.
 let key = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -120,10 +102,5 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// built with `-parse-as-library`): hands over to libFuzzer's driver.
 @_cdecl("FuzzWebSocketClientHandshake_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runFuzzer(argc, argv, fuzz)
 }

@@ -1,4 +1,4 @@
-import CFuzzerDriver
+import FuzzSupport
 import HTTPServer
 
 // libFuzzer entry for `WebSocketReader` (frame decoder, message assembler, UTF-8 validation,
@@ -19,24 +19,6 @@ import HTTPServer
 // - `UTF8Validator`, which decides whether text is accepted, agrees with the standard library
 //   (`String(validating:)`) on the input, whole and split at a seeded point;
 // - the bare decoder (unmasked frames allowed) respects its payload limit and control rules.
-
-/// Chunk sizes derived from the seed: 0 means byte-at-a-time, otherwise a small LCG.
-struct Splitter {
-    var state: UInt32
-    let mode: UInt8
-
-    init(seed: UInt8) {
-        mode = seed
-        state = UInt32(seed) &* 2_654_435_761 | 1
-    }
-
-    mutating func nextLength(maxLength: Int) -> Int {
-        if mode == 0 { return 1 }
-        state = state &* 1_664_525 &+ 1_013_904_223
-        let cap = mode < 128 ? 8 : 64
-        return min(maxLength, 1 + Int(state >> 16) % cap)
-    }
-}
 
 struct Options {
     var deflate: PerMessageDeflateParameters?
@@ -158,10 +140,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// `-parse-as-library`, so there is no top-level code): hands over to libFuzzer's driver.
 @_cdecl("FuzzWebSocketReader_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runFuzzer(argc, argv, fuzz)
 }
