@@ -84,16 +84,7 @@ final class EventClient {
     /// Reads whatever arrives within `seconds`; returns it.
     @discardableResult
     func drain(for seconds: TimeInterval) throws -> [WireEvent] {
-        let deadline = Date().addingTimeInterval(seconds)
-        var read: [WireEvent] = []
-        while deadline.timeIntervalSinceNow > 0 {
-            do {
-                read.append(try next(timeout: deadline.timeIntervalSinceNow))
-            } catch TestClientError.timedOut {
-                break
-            }
-        }
-        return read
+        try readAll(for: seconds) { try next(timeout: $0) }
     }
 
     /// The next text message: pings and pongs are skipped; a close throws `closed`.

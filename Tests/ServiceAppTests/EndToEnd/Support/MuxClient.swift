@@ -127,16 +127,7 @@ final class MuxClient {
     /// Reads whatever arrives within `seconds`.
     @discardableResult
     func drain(for seconds: TimeInterval) throws -> [Frame] {
-        let deadline = Date().addingTimeInterval(seconds)
-        var read: [Frame] = []
-        while deadline.timeIntervalSinceNow > 0 {
-            do {
-                read.append(try next(timeout: deadline.timeIntervalSinceNow))
-            } catch TestClientError.timedOut {
-                break
-            }
-        }
-        return read
+        try readAll(for: seconds) { try next(timeout: $0) }
     }
 
     /// The frames read for `id` so far.
