@@ -11,28 +11,9 @@ import XCTest
 /// (`UpgradeDecision.pending`): the connection's frames wait meanwhile and are then handled in
 /// the order they came; a subscription past the shared limit is refused with
 /// `too_many_sessions`, counting the other replica's sessions too.
-final class MuxSharedSessionsTests: EndToEndTestCase {
-    private var redis: RedisServerProcess?
-    private var replicaB: Service?
-
-    override func tearDown() {
-        let done = DispatchSemaphore(value: 0)
-        if let replicaB { replicaB.shutdown { done.signal() }; done.wait() }
-        redis = nil
-        super.tearDown()
-    }
-
+final class MuxSharedSessionsTests: TwoReplicaTestCase {
     func testSubscriptionsAreCountedAcrossReplicasAndFramesWaitInOrder() throws {
-        let server = try RedisServerProcess()
-        redis = server
-        let shared: (inout ServiceConfig) -> Void = { config in
-            config.redis.client = RedisClient.Configuration(port: Int(server.port))
-            config.fairUse.sessionsPerClient = 3
-        }
-        try startService(configure: shared)
-        let b = Service(config: config(configure: shared), logger: Self.logger)
-        replicaB = b
-        let portB = try b.start().port
+        let (_, portB) = try startTwoReplicas { $0.fairUse.sessionsPerClient = 3 }
 
         let mux = try MuxClient(port: port)
         try mux.subscribe("a", "form")
