@@ -7,10 +7,18 @@ import Locking
 /// previous one first.
 ///
 /// Events leave in the order they happened and never under the lock (an `OrderedHandoff`), so a
-/// subscriber may call back into this object, from any thread.
+/// subscriber may call back into this object, from any thread. An owner whose other events must
+/// keep their place among the activity events (a lookup's result after its `true`) hands them to
+/// `deliverInOrder(_:)`: they join the same queue.
 public final class NetworkActivity: @unchecked Sendable {
     // Sendable: `current` and `nextID` are guarded by `lock`; `subject` and `handoff` are
     // thread-safe.
+
+    /// What the queue delivers: an activity event, or the owner's work in its place among them.
+    private enum Delivery {
+        case activity(Bool)
+        case work(@Sendable () -> Void)
+    }
 
     /// Identifies one activity, for `end(_:)`.
     public struct Token: Hashable, Sendable {
@@ -21,10 +29,15 @@ public final class NetworkActivity: @unchecked Sendable {
     private let subject = PassthroughSubject<Bool, Never>()
     private var current: UInt64?
     private var nextID: UInt64 = 0
-    private let handoff: OrderedHandoff<Bool>
+    private let handoff: OrderedHandoff<Delivery>
 
     public init() {
-        handoff = OrderedHandoff { [subject] in subject.send($0) }
+        handoff = OrderedHandoff { [subject] delivery in
+            switch delivery {
+            case .activity(let active): subject.send(active)
+            case .work(let work): work()
+            }
+        }
     }
 
     /// `true` when an activity begins, `false` when it ends.
@@ -33,10 +46,10 @@ public final class NetworkActivity: @unchecked Sendable {
     /// Begins an activity, ending the current one first if there is one.
     public func begin() -> Token {
         let token: Token = lock.withLock {
-            if current != nil { handoff.enqueue(false) }
+            if current != nil { handoff.enqueue(.activity(false)) }
             nextID += 1
             current = nextID
-            handoff.enqueue(true)
+            handoff.enqueue(.activity(true))
             return Token(id: nextID)
         }
         handoff.deliverQueued()
@@ -48,9 +61,18 @@ public final class NetworkActivity: @unchecked Sendable {
         let ended: Bool = lock.withLock {
             guard current == token.id else { return false }
             current = nil
-            handoff.enqueue(false)
+            handoff.enqueue(.activity(false))
             return true
         }
         if ended { handoff.deliverQueued() }
+    }
+
+    /// Runs `work` after every activity event reported so far has been delivered, on the thread
+    /// delivering them (perhaps this one, before returning). Events reported while another thread
+    /// is still delivering wait for it, so a result written straight away could overtake its
+    /// activity's `true`; written through here, it cannot.
+    public func deliverInOrder(_ work: @escaping @Sendable () -> Void) {
+        handoff.enqueue(.work(work))
+        handoff.deliverQueued()
     }
 }

@@ -35,4 +35,34 @@ final class NetworkActivityTests: XCTestCase {
         XCTAssertEqual(events.value, [true, false, true])
         withExtendedLifetime(cancellable) {}
     }
+
+    /// The race the pipelines had: while one thread delivers an activity's `false`, another
+    /// begins the next activity and has its result at once. Its `true` waits for the first
+    /// thread; its result, handed to `deliverInOrder`, waits behind it instead of overtaking it.
+    func testWorkHandedToDeliverInOrderFollowsTheEventsQueuedBeforeIt() {
+        let activity = NetworkActivity()
+        let delivered = Box<[String]>([])
+        let otherThreadFinished = Box<Bool?>(nil)
+        let cancellable = activity.publisher.sink { event in
+            delivered.mutate { $0.append("\(event)") }
+            guard !event, otherThreadFinished.value == nil else { return }
+            let finished = finishesOnAnotherThread {
+                _ = activity.begin()  // delivery under way on the first thread: `true` waits
+                activity.deliverInOrder { delivered.mutate { $0.append("result") } }
+            }
+            otherThreadFinished.mutate { $0 = finished }
+        }
+        let first = activity.begin()
+        activity.end(first)
+        XCTAssertEqual(otherThreadFinished.value, true, "the other thread waited for this delivery")
+        XCTAssertEqual(delivered.value, ["true", "false", "true", "result"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testDeliverInOrderRunsAtOnceWhenNothingIsBeingDelivered() {
+        let activity = NetworkActivity()
+        let ran = Box(false)
+        activity.deliverInOrder { ran.mutate { $0 = true } }
+        XCTAssertTrue(ran.value)
+    }
 }

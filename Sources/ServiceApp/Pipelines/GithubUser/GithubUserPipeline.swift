@@ -12,7 +12,8 @@ import StreamCore
 /// ```
 /// `input` is the seed's `@Published username`, fed by the client's frames (the `IBAction`); the
 /// subscribers write `result` and `activity` events, as the seed's `sink`/`assign` subscribers
-/// update the labels, the avatar and the spinner.
+/// update the labels, the avatar and the spinner. Results go out through the activity's queue,
+/// so a lookup's result always follows its `activity:true`, whichever thread delivers it.
 final class GithubUserPipeline: @unchecked Sendable {
     // Sendable: every stored property is immutable and thread-safe.
 
@@ -45,7 +46,7 @@ final class GithubUserPipeline: @unchecked Sendable {
             }
             .switchToLatest()
             .traced(Stage.switchToLatest, tracer, on: scheduler, describe: Self.traceValue)
-            .sink { write(.result($0)) }
+            .sink { [activity] result in activity.deliverInOrder { write(.result(result)) } }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
     }

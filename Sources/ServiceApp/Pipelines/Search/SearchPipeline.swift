@@ -12,7 +12,8 @@ import StreamCore
 /// ```
 /// As in the seed, the refresh path ends the refresh indicator when its delayed value goes on
 /// to trigger the search (`endRefreshing`), so every `refreshing:true` gets one `false`, also
-/// when the search in flight is superseded.
+/// when the search in flight is superseded. Results and the indicator's end go out through the
+/// activity's queue, so they keep their place among the activity events.
 final class SearchPipeline: @unchecked Sendable {
     // Sendable: every stored property is immutable and thread-safe.
 
@@ -53,7 +54,7 @@ final class SearchPipeline: @unchecked Sendable {
             .traced(Stage.withLatestFrom, tracer, on: scheduler)
             .delay(for: .milliseconds(settings.refreshDelayMs), scheduler: scheduler)
             .traced(Stage.delay, tracer, on: scheduler)
-            .handleEvents(receiveOutput: { _ in write(.refreshing(active: false)) })
+            .handleEvents(receiveOutput: { [activity] _ in activity.deliverInOrder { write(.refreshing(active: false)) } })
         typed.merge(with: refreshed)
             .traced(Stage.merge, tracer, on: scheduler)
             .map { [activity] query in
@@ -62,7 +63,7 @@ final class SearchPipeline: @unchecked Sendable {
             }
             .switchToLatest()
             .traced(Stage.switchToLatest, tracer, on: scheduler, describe: Self.traceValue)
-            .sink { write(.search($0)) }
+            .sink { [activity] result in activity.deliverInOrder { write(.search(result)) } }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
     }
