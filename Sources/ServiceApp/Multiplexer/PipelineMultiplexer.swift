@@ -15,7 +15,10 @@ final class PipelineMultiplexer: @unchecked Sendable {
     // Sendable: every var is only touched on `queue`.
     private typealias Serial = MuxStateMachine.Serial
 
-    private let queue = DispatchQueue(label: "mux")
+    /// Targets the global queue, which runs at most one thread per core: a queue made with a
+    /// label alone targets the overcommitting root queue, and a thousand busy connections then
+    /// had up to 262 threads (libdispatch's cap) switching between them.
+    private let queue = DispatchQueue(label: "mux", target: .global())
     private let session: WebSocketSession
     private let context: PipelineDescriptor.Context
     private let quota: ClientQuota
