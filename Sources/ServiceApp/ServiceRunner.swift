@@ -8,6 +8,7 @@ enum ServiceRunner {
     /// after a graceful shutdown.
     static func run(config: ServiceConfig, logger: Logger = Logger(label: "ServiceApp")) async throws {
         logConfiguration(config, logger: logger)
+        OpenFileLimit.prepare(maxConnections: config.maxConnections, logger: logger)
         let service = Service(config: config, logger: logger)
         try await ServiceGroup(configuration: service.serviceGroupConfiguration(logger: logger)).run()
         logger.info("stopped")

@@ -6,17 +6,25 @@ import Logging
 /// Accepts connections on a listening socket and hands each to a loop of the group.
 ///
 /// Enforces the connection limit: a connection over the limit is accepted and closed at once,
-/// so it neither waits in the backlog nor costs more than a moment.
+/// so it neither waits in the backlog nor costs more than a moment. When `accept` itself fails
+/// (out of descriptors: EMFILE, ENFILE; out of memory), accepting pauses for
+/// `exhaustedPause`: the pending connections wait in the backlog rather than the listener
+/// spinning on a readiness it cannot act on, and it logs once per pause.
 final class Listener: @unchecked Sendable {
     // Sendable: `socket` and `group` never change; `source` is set in `start()` before the
-    // source can fire and afterwards only touched on `queue`; `open`, `admittedCount` and
-    // `accepting` are guarded by `lock`.
+    // source can fire and afterwards, like `paused`, only touched on `queue`; `open`,
+    // `admittedCount` and `accepting` are guarded by `lock`.
+
+    /// How long accepting pauses after `accept` failed.
+    static let exhaustedPause: Duration = .milliseconds(100)
 
     let socket: Socket
     let address: SocketAddress
     private let group: EventLoopGroup
     private let queue = DispatchQueue(label: "httpserver.accept")
     private var source: DispatchSourceRead?
+    /// The source is suspended until the pause after a failed `accept` is over.
+    private var paused = false
     private let lock = Lock()
     private var open = 0
     private var admittedCount = 0
@@ -58,8 +66,27 @@ final class Listener: @unchecked Sendable {
     func stop() {
         queue.sync {
             lock.withLock { accepting = false }
+            if paused {
+                paused = false
+                source?.resume()  // a suspended source must not be cancelled and released
+            }
             source?.cancel()
             source = nil
+        }
+    }
+
+    /// Stops reading the listening socket for `exhaustedPause` (on `queue`).
+    private func pause(after error: SocketError) {
+        guard let source, !paused else { return }
+        logger.warning("accept failed: \(error); accepting again in \(Self.exhaustedPause)")
+        paused = true
+        source.suspend()
+        let (seconds, attoseconds) = Self.exhaustedPause.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self, paused, let source = self.source else { return }
+            paused = false
+            source.resume()
         }
     }
 
@@ -69,9 +96,7 @@ final class Listener: @unchecked Sendable {
             do {
                 accepted = try socket.accept()
             } catch {
-                // EMFILE/ENFILE and the like: log and wait for the next readiness event.
-                logger.warning("accept failed: \(error)")
-                return
+                return pause(after: error)
             }
             guard let (client, remote) = accepted else { return }
             let admitted = lock.withLock {

@@ -21,8 +21,9 @@ struct ServiceConfig: Sendable, Equatable {
     var logLevel: Logger.Level = .info
     /// How long a shutdown waits for in-flight responses before exiting.
     var drainTimeout: Duration = .seconds(10)
-    /// Accepted connections beyond this are refused.
-    var maxConnections = 1024
+    /// Accepted connections beyond this are refused. Each is a descriptor: the service raises
+    /// its open-file limit to the hard limit at start and warns when this does not fit.
+    var maxConnections = 16_384
     /// HTTP/1.1 request limits and timeouts.
     var http = HTTPLimits()
     /// WebSocket limits, keep-alive and compression.
