@@ -19,6 +19,8 @@
 #                runs: SESSIONS × N users, each typing as on /ws); use RUNS=4 or more.
 #                MUX_CONNECTIONS=M: M connections in the /ws/pipelines runs instead of SESSIONS
 #                (SESSIONS=3000 MUX=3 MUX_CONNECTIONS=1000: as many users on both endpoints).
+#              IDLE=N: N more /ws sessions held idle through every run (the load generator's idle
+#                mode, opened at 2,000 a second before the first run), reported at the end.
 #              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
 #              config file as it is (e.g. an older build's config/service.json, from git show).
 # Exit status 1 when a run reported failures or the service died.
@@ -29,7 +31,7 @@ SESSIONS="${SESSIONS:-1000}" DURATION="${DURATION:-60}" SETTLE="${SETTLE:-10}" R
 THROTTLE_MS="${THROTTLE_MS:-500}" DELAY_MS="${DELAY_MS:-50}" SHARDS="${SHARDS:-2}" RAMP="${RAMP:-2}"
 ROOT_DIR="$(cd "$BENCH_DIR/.." && pwd)"
 SERVICE="${SERVICE_BIN:-$ROOT_DIR/.build/release/ServiceApp}"
-NAMES="${NAMES:-}" MAX_CONCURRENT="${MAX_CONCURRENT:-}" MUX="${MUX:-0}" MUX_CONNECTIONS="${MUX_CONNECTIONS:-${SESSIONS:-1000}}"
+NAMES="${NAMES:-}" MAX_CONCURRENT="${MAX_CONCURRENT:-}" IDLE="${IDLE:-0}" MUX="${MUX:-0}" MUX_CONNECTIONS="${MUX_CONNECTIONS:-${SESSIONS:-1000}}"
 UPSTREAM="$BENCH_DIR/.build/release/FakeUpstream"
 LOAD="$BENCH_DIR/.build/release/SessionLoad"
 
@@ -41,13 +43,13 @@ fi
 for binary in "$SERVICE" "$UPSTREAM" "$LOAD"; do [ -x "$binary" ] || die "missing $binary (build it, or drop SKIP_BUILD)"; done
 
 # Both ends of every session live on this machine: the client's and the server's descriptors.
-raise_nofile $((SESSIONS + 512))
+raise_nofile $((SESSIONS + IDLE + 512))
 
 tmp="$(mktemp -d)"
 upstream_pid="" service_pid="" load_pid=""
 cleanup() {
     kill_bg
-    for pid in "$load_pid" "$service_pid" "$upstream_pid"; do
+    for pid in "$load_pid" "${idle_pid:-}" "$service_pid" "$upstream_pid"; do
         if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
     done
     rm -rf "$tmp"
@@ -74,7 +76,7 @@ service_cmd=("$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_ur
 if [ -n "${SERVICE_CONFIG:-}" ]; then
     service_cmd+=(--config "$SERVICE_CONFIG")
 else
-    python3 - "$ROOT_DIR/config/service.json" "$MAX_CONCURRENT" "$SESSIONS" >"$tmp/service.json" <<'PY'
+    python3 - "$ROOT_DIR/config/service.json" "$MAX_CONCURRENT" "$((SESSIONS + IDLE))" >"$tmp/service.json" <<'PY'
 import json, sys
 config = json.load(open(sys.argv[1]))
 if sys.argv[2]:
@@ -110,8 +112,19 @@ sample() {
     log "[$1] VmRSS $rss KB, fds $fds, threads $threads, CPU ${cpu} s, ws sessions $sessions, http conns $conns, upstream conns $upstream_open"
 }
 
+idle_pid=""
+if [ "$IDLE" -gt 0 ]; then
+    ensure_loadgen
+    # Held through every run: ramp, typing, the wait for the last results and the settle time.
+    hold=$(( RUNS * (${RAMP%.*} + DURATION + SETTLE + 20) + IDLE / 2000 + 5 ))
+    idle_cmd=("$LOADGEN" -m idle -c "$IDLE" -r 2000 -d "$hold" -o json "$ws_url")
+    log "idle sessions: ${idle_cmd[*]}"
+    "${idle_cmd[@]}" >"$tmp/idle.json" 2>"$tmp/idle.err" &
+    idle_pid=$!
+    sleep $(( IDLE / 2000 + 3 ))
+fi
 sleep 2
-sample "start (idle)"
+sample "start ($IDLE idle sessions)"
 common_args=(--duration "$DURATION" --ramp "$RAMP" --upstream-delay-ms "$DELAY_MS" --upstream-stats "$stats_url"
              --shards "$SHARDS" "${names_args[@]}")
 # load_args RUN: the SessionLoad arguments of that run (with MUX, even runs go over /ws/pipelines).
@@ -137,6 +150,11 @@ for run in $(seq "$RUNS"); do
     run_bg sleep "$SETTLE"
     sample "run $run, +${SETTLE} s"
 done
+
+if [ -n "$idle_pid" ]; then
+    log "waiting for the idle sessions' load generator (it holds them for $hold s in all)"
+    wait "$idle_pid" || { log "the idle load generator reported errors: $(cat "$tmp/idle.err")"; status=1; }
+fi
 
 # Reports.
 printf '\n### Session load: %s sessions × %s s, throttle %s ms, upstream delay %s ms\n\n' "$SESSIONS" "$DURATION" "$THROTTLE_MS" "$DELAY_MS"
@@ -170,11 +188,13 @@ for r in rows:
           f"missing final results {r['missingFinals']} (later: {r.get('lateFinals', 0)}), finals already answered by the last result "
           f"{r.get('collapsedFinals', 0)}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}, new distinct logins asked {r.get('distinctLogins')}.")
 PY
+[ -s "$tmp/idle.json" ] && printf '\nIdle sessions (load generator report): %s\n' "$(cat "$tmp/idle.json")"
 printf '\n| service process | VmRSS (KB) | open fds | fds − pooled upstream conns | threads | CPU (s, cumulative) | ws sessions open | HTTP conns open | upstream conns open |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 printf '%s\n' "${samples[@]}"
 printf '\nCommands (the script runs them; URLs and ports are picked at run time):\n\n```\n'
 printf '%s\n' "${upstream_cmd[*]}" "(cd $ROOT_DIR && ${service_cmd[*]})" "ulimit -n $(ulimit -n)"
+[ -n "$idle_pid" ] && printf '%s\n' "${idle_cmd[*]}"
 for run in $(seq "$RUNS"); do printf '%s %s %s --seed %s\n' "$LOAD" "$(load_args "$run")" "${common_args[*]}" "$run"; done
 printf '```\n'
 exit "$status"
