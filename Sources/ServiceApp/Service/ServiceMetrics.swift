@@ -54,9 +54,9 @@ final class ServiceMetrics: Sendable {
 
     /// Records one upstream request's wait for a slot under `upstream.maxConcurrentRequests`
     /// and the queue length after it.
-    var upstreamWaited: @Sendable (Double, Int) -> Void {
-        { seconds, queued in
-            Metrics.Timer(label: "github_upstream_queue_wait_seconds").recordNanoseconds(Int64(seconds * 1e9))
+    var upstreamWaited: @Sendable (Duration, Int) -> Void {
+        { wait, queued in
+            Metrics.Timer(label: "github_upstream_queue_wait_seconds").recordNanoseconds(Int64(wait / .nanoseconds(1)))
             Gauge(label: "github_upstream_queue_length").record(queued)
         }
     }
