@@ -29,11 +29,11 @@ final class ServiceMetrics: Sendable {
     /// Hooks that count what the GitHub client does.
     var githubEvents: GithubClientEvents {
         GithubClientEvents(
-            onRequest: { outcome, seconds in
+            onRequest: { outcome, duration in
                 Counter(label: "github_upstream_requests_total", dimensions: [("outcome", outcome)]).increment()
-                if let seconds {
+                if let duration {
                     Metrics.Timer(label: "github_upstream_request_duration_seconds")
-                        .recordNanoseconds(Int64(seconds * 1e9))
+                        .recordNanoseconds(Int64(duration / .nanoseconds(1)))
                 }
             },
             onRetry: { [retries] _, _ in retries.increment() },
