@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .executableTarget(
@@ -86,11 +87,13 @@ let package = Package(
                 .product(name: "HTTPServer", package: root),
             ]
         ),
-        // HTTPServer's WebSocketClient under wsload's echo workload (scripts/ws-client.sh).
+        // The WebSocket load generator of the scripts (echo and idle modes), on HTTPServer's
+        // WebSocketClient; scripts/ws-client.sh measures its own cost.
         .executableTarget(
             name: "WebSocketClientBench",
             dependencies: [
                 .product(name: "HTTPServer", package: root),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

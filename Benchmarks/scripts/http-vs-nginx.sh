@@ -5,14 +5,16 @@
 # that every server sees the same machine. For each run: requests/s and the server's CPU time
 # per request (user + system, from /proc/PID/stat before and after, summed over nginx's
 # master and workers), then the medians and the ratios to nginx. With Hummingbird, the same
-# for WebSocket echo (`wsload -c 64 -s 32` on /ws/echo): round trips/s, p99 and CPU per round
-# trip, against Hummingbird.
+# for WebSocket echo (`WebSocketClientBench -c 64 -s 32` on /ws/echo, the load generator of
+# lib.sh's ensure_loadgen): round trips/s, p99 and CPU per round trip, against Hummingbird.
 #
 # Usage: http-vs-nginx.sh [NAME=]SERVICE_BINARY [[NAME=]SERVICE_BINARY ...]
 #   e.g. http-vs-nginx.sh .build/release/ServiceApp base=/tmp/base/.build/release/ServiceApp
 # Environment: ROUNDS (default 5), DURATION seconds per run (default 5), WORKERS (default
 #   nproc: the service's default loop count), HUMMINGBIRD=path to Benchmarks' HummingbirdAnchor
 #   binary (optional; it serves /hello, 13 bytes, with `--threads WORKERS`).
+#   LOADGEN=path to the WebSocket load generator (default: WebSocketClientBench, built by
+#   lib.sh's ensure_loadgen).
 # Prints Markdown tables on stdout; progress on stderr. Loopback only.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -133,11 +135,11 @@ run() {
         'BEGIN { printf "%.0f %.2f\n", r / s, t / hz * 1e6 / r }'
 }
 
-# run_ws INDEX: one wsload run against server INDEX; prints "round-trips/s p99-µs µs-per-round-trip".
+# run_ws INDEX: one load-generator run against server INDEX; prints "round-trips/s p99-µs µs-per-round-trip".
 run_ws() {
     local i="$1" before after rc=0
     before="$(cpu_ticks "${CPU_PIDS[$i]}")"
-    run_bg timeout $((DURATION + 30)) "$WSLOAD" -c 64 -d "$DURATION" -s 32 -o json "${WS_URLS[$i]}" \
+    run_bg timeout $((DURATION + 30)) "$LOADGEN" -c 64 -d "$DURATION" -s 32 -o json "${WS_URLS[$i]}" \
         >"$tmp/ws.json" || rc=$?
     after="$(cpu_ticks "${CPU_PIDS[$i]}")"
     python3 - "$tmp/ws.json" $((after - before)) "$TICKS" "$DURATION" "$rc" "${NAMES[$i]}" <<'PY'
@@ -145,7 +147,7 @@ import json, sys
 path, ticks, hz, duration, rc, name = sys.argv[1:]
 r = json.load(open(path))
 if int(rc) != 0 or r["errors"] != 0:
-    sys.exit(f"[{name}] wsload reported {r['errors']} errors (exit {rc})")
+    sys.exit(f"[{name}] the load generator reported {r['errors']} errors (exit {rc})")
 trips = r["rate"] * float(duration)
 print(f"{r['rate']:.0f} {r['p99_us']} {int(ticks) / float(hz) * 1e6 / trips:.2f}")
 PY
@@ -194,7 +196,7 @@ PY
 
 [ -n "$HUMMINGBIRD" ] || exit 0
 
-ensure_wsload
+ensure_loadgen
 printf '\n| round | server | round trips/s | p99 µs | CPU µs/round trip |\n|---:|---|---:|---:|---:|\n'
 for round in $(seq "$ROUNDS"); do
     for i in "${!NAMES[@]}"; do
@@ -206,8 +208,8 @@ for round in $(seq "$ROUNDS"); do
     done
 done
 
-printf '\nWebSocket echo, medians over %s rounds (wsload -c 64 -s 32 -d %s, load average %s):\n\n' \
-    "$ROUNDS" "$DURATION" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '\nWebSocket echo, medians over %s rounds (%s -c 64 -s 32 -d %s, load average %s):\n\n' \
+    "$ROUNDS" "$(basename "$LOADGEN")" "$DURATION" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| server | round trips/s | p99 µs | CPU µs/round trip | round trips vs Hummingbird | CPU vs Hummingbird |\n'
 printf '|---|---:|---:|---:|---:|---:|\n'
 python3 - "$tmp/ws-results" <<'PY'

@@ -3,8 +3,8 @@
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SCRATCH_DIR="$BENCH_DIR/.build-anchors"
-WSLOAD_SRC="${WSLOAD_SRC:-/work/shared/tools/wsload}"
-WSLOAD="$SCRATCH_DIR/wsload"
+# The WebSocket load generator (see ensure_loadgen).
+LOADGEN="${LOADGEN:-}"
 
 log() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -34,21 +34,25 @@ ensure_wrk() {
     command -v wrk >/dev/null 2>&1 || die "could not install wrk"
 }
 
-# Builds wsload from a copy of its source (the tools folder is read-only) into .build-anchors/.
-ensure_wsload() {
-    if [ -x "$WSLOAD" ] && [ "$WSLOAD" -nt "$WSLOAD_SRC/wsload.c" ]; then return 0; fi
-    [ -f "$WSLOAD_SRC/wsload.c" ] || die "wsload source not found in $WSLOAD_SRC"
-    if [ ! -f /usr/include/openssl/sha.h ]; then
-        log "libssl-dev missing: installing it with apt-get"
-        apt-get update -qq >&2 && apt-get install -y -qq libssl-dev >&2 || die "could not install libssl-dev"
+# The WebSocket load generator is Benchmarks' own WebSocketClientBench (HTTPServer's
+# WebSocketClient on one event loop), built here in release mode into .build-anchors/ and
+# exported as LOADGEN, so that the scripts this one starts do not build it again. LOADGEN=PATH
+# runs another binary instead: an earlier build, or any tool with the same command line and JSON
+# fields (the C tool wsload, which earlier figures in docs/benchmarks.md were measured with).
+ensure_loadgen() {
+    if [ -n "$LOADGEN" ]; then
+        [ -x "$LOADGEN" ] || die "LOADGEN=$LOADGEN is not an executable"
+        return 0
     fi
-    local tmp
-    tmp="$(mktemp -d)"
-    cp "$WSLOAD_SRC/wsload.c" "$WSLOAD_SRC/Makefile" "$tmp/"
-    make -s -C "$tmp" >&2 || { rm -rf "$tmp"; die "wsload build failed"; }
-    mkdir -p "$SCRATCH_DIR"
-    cp "$tmp/wsload" "$WSLOAD"
-    rm -rf "$tmp"
+    local bin="$SCRATCH_DIR/release/WebSocketClientBench"
+    log "building the load generator: swift build -c release --product WebSocketClientBench (scratch path $SCRATCH_DIR)"
+    if ! run_bg swift build -c release --package-path "$BENCH_DIR" --scratch-path "$SCRATCH_DIR" \
+        --product WebSocketClientBench >&2; then
+        [ -x "$bin" ] || die "the load generator (WebSocketClientBench) did not build"
+        log "warning: the build failed; using $bin from an earlier build"
+    fi
+    LOADGEN="$bin"
+    export LOADGEN
 }
 
 # Raises this shell's open-file limit to 65536, or to the hard limit when that is lower;

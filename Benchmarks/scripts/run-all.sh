@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs the HTTP/WebSocket benchmarks against each server in turn and prints Markdown tables.
 #
-#   OURS_CMD="/work/main/.build/release/ServiceApp --port 8080" Benchmarks/scripts/run-all.sh
+#   OURS_CMD="$PWD/.build/release/ServiceApp --port 8080" Benchmarks/scripts/run-all.sh
 #
 # Servers: "ours" (the command line in OURS_CMD; skipped with a note when empty; OURS_NAME
 # renames its rows), then the anchors HummingbirdAnchor (:8081, extra arguments in HB_ARGS, e.g.
 # "--threads 1") and FlyingFoxAnchor (:8082),
 # built here in release mode. Each server must print `listening on http://127.0.0.1:PORT` on
 # stdout once bound, serve `GET /hello` and a WebSocket echo at `/ws/echo`. One at a time, each is
-# started, measured by http-throughput.sh, ws-echo.sh and ws-idle-rss.sh, and stopped.
+# started, measured by http-throughput.sh, ws-echo.sh and ws-idle-rss.sh, and stopped. The WebSocket
+# load generator is Benchmarks' WebSocketClientBench, built here too (LOADGEN=PATH runs another).
 # Progress and raw tool output go to stderr; the tables go to stdout.
 #
 # SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): pin each server, and the load generators, to those CPUs
@@ -46,9 +47,10 @@ load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 raise_nofile 10300
 
 log "== building $BENCH_DIR in release mode (scratch path $SCRATCH_DIR)"
-# Only the two anchor products: they do not compile the root package (path ".."), though SwiftPM
-# still loads its manifest. When the build fails (e.g. the root manifest is mid-edit) and both
-# binaries exist from an earlier build, they are used with a warning.
+# The two anchor products do not compile the root package (path ".."), though SwiftPM still loads
+# its manifest; the load generator (ensure_loadgen, below) compiles its HTTPServer. When a build
+# fails (e.g. the root manifest is mid-edit) and the binaries exist from an earlier build, they
+# are used with a warning.
 BIN="$SCRATCH_DIR/release"
 build_ok=1
 for product in HummingbirdAnchor FlyingFoxAnchor; do
@@ -60,7 +62,7 @@ if [ "$build_ok" -eq 0 ]; then
     log "warning: the build failed; using the anchor binaries from an earlier build in $BIN"
 fi
 ensure_wrk
-ensure_wsload
+ensure_loadgen
 
 names=() cmds=()
 if [ -n "${OURS_CMD:-}" ]; then
@@ -133,7 +135,7 @@ $(printf '%s\n' "${http_rows[@]}")
 
 ### WebSocket echo (64 connections, 32-byte text messages, one in flight per connection)
 
-\`wsload -c 64 -d 10 -s 32 -o json ws://…/ws/echo\` after a 2 s warm-up (\`wsload -c 64 -d 2 -s 32\`).
+\`$(basename "$LOADGEN") -c 64 -d 10 -s 32 -o json ws://…/ws/echo\` after a 2 s warm-up (\`-c 64 -d 2 -s 32\`).
 
 | server | round trips/s | p50 (µs) | p99 (µs) |
 |---|---:|---:|---:|
@@ -141,7 +143,7 @@ $(printf '%s\n' "${echo_rows[@]}")
 
 ### Memory with 10,000 idle WebSocket connections
 
-\`wsload -m idle -c 10000 -r 2000 -d 20 ws://…/ws/echo\`; server VmRSS read before the run and at t = 17 s (all connections held).
+\`$(basename "$LOADGEN") -m idle -c 10000 -r 2000 -d 20 ws://…/ws/echo\`; server VmRSS read before the run and at t = 17 s (all connections held).
 
 | server | VmRSS before (KB) | VmRSS held (KB) | KB per connection | server fds held | open at end |
 |---|---:|---:|---:|---:|---:|

@@ -12,7 +12,13 @@
 #                a quarter popular logins shared by every session) instead of Names.logins.
 #              MAX_CONCURRENT=N: the service's upstream.maxConcurrentRequests.
 #              The service runs with config/service.json, fair-use limits raised out of the way
-#              (every session comes from 127.0.0.1; the load measures the server, not fair use).
+#              (every session comes from 127.0.0.1; the load measures the server, not fair use)
+#              and maxConnections raised to SESSIONS + 64 when that is more than the file's.
+#              MUX=N: runs alternate between SESSIONS sessions on /ws (odd runs) and SESSIONS
+#                connections to /ws/pipelines carrying N github-user subscriptions each (even
+#                runs: SESSIONS × N users, each typing as on /ws); use RUNS=4 or more.
+#                MUX_CONNECTIONS=M: M connections in the /ws/pipelines runs instead of SESSIONS
+#                (SESSIONS=3000 MUX=3 MUX_CONNECTIONS=1000: as many users on both endpoints).
 #              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
 #              config file as it is (e.g. an older build's config/service.json, from git show).
 # Exit status 1 when a run reported failures or the service died.
@@ -23,7 +29,7 @@ SESSIONS="${SESSIONS:-1000}" DURATION="${DURATION:-60}" SETTLE="${SETTLE:-10}" R
 THROTTLE_MS="${THROTTLE_MS:-500}" DELAY_MS="${DELAY_MS:-50}" SHARDS="${SHARDS:-2}" RAMP="${RAMP:-2}"
 ROOT_DIR="$(cd "$BENCH_DIR/.." && pwd)"
 SERVICE="${SERVICE_BIN:-$ROOT_DIR/.build/release/ServiceApp}"
-NAMES="${NAMES:-}" MAX_CONCURRENT="${MAX_CONCURRENT:-}"
+NAMES="${NAMES:-}" MAX_CONCURRENT="${MAX_CONCURRENT:-}" MUX="${MUX:-0}" MUX_CONNECTIONS="${MUX_CONNECTIONS:-${SESSIONS:-1000}}"
 UPSTREAM="$BENCH_DIR/.build/release/FakeUpstream"
 LOAD="$BENCH_DIR/.build/release/SessionLoad"
 
@@ -53,7 +59,8 @@ trap 'exit 130' INT TERM
 upstream_cmd=("$UPSTREAM" --port 0 --delay-ms "$DELAY_MS")
 names_args=()
 if [ "$NAMES" = replay ]; then
-    "$LOAD" --sessions "$SESSIONS" --print-existing >"$tmp/logins.txt"
+    users=$((MUX_CONNECTIONS * MUX > SESSIONS ? MUX_CONNECTIONS * MUX : SESSIONS))
+    "$LOAD" --sessions "$users" --print-existing >"$tmp/logins.txt"
     upstream_cmd+=(--logins-file "$tmp/logins.txt")
     names_args=(--names replay)
 fi
@@ -67,11 +74,13 @@ service_cmd=("$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_ur
 if [ -n "${SERVICE_CONFIG:-}" ]; then
     service_cmd+=(--config "$SERVICE_CONFIG")
 else
-    python3 - "$ROOT_DIR/config/service.json" "$MAX_CONCURRENT" >"$tmp/service.json" <<'PY'
+    python3 - "$ROOT_DIR/config/service.json" "$MAX_CONCURRENT" "$SESSIONS" >"$tmp/service.json" <<'PY'
 import json, sys
 config = json.load(open(sys.argv[1]))
 if sys.argv[2]:
     config["upstream"]["maxConcurrentRequests"] = int(sys.argv[2])
+# Room for every session's connection (the shipped file allows 1,024).
+config["maxConnections"] = max(config["maxConnections"], int(sys.argv[3]) + 64)
 config["limits"]["sessionsPerClient"] = 1000000
 config["limits"]["lookupsPerClientPerMinute"] = 1000000
 print(json.dumps(config, indent=2))
@@ -103,12 +112,21 @@ sample() {
 
 sleep 2
 sample "start (idle)"
-load_cmd=("$LOAD" --url "$ws_url" --sessions "$SESSIONS" --duration "$DURATION" --ramp "$RAMP"
-          --upstream-delay-ms "$DELAY_MS" --upstream-stats "$stats_url" --shards "$SHARDS" "${names_args[@]}")
+common_args=(--duration "$DURATION" --ramp "$RAMP" --upstream-delay-ms "$DELAY_MS" --upstream-stats "$stats_url"
+             --shards "$SHARDS" "${names_args[@]}")
+# load_args RUN: the SessionLoad arguments of that run (with MUX, even runs go over /ws/pipelines).
+load_args() {
+    if [ "$MUX" -gt 0 ] && [ $(($1 % 2)) -eq 0 ]; then
+        echo "--url ${ws_url}/pipelines --mux $MUX --sessions $((MUX_CONNECTIONS * MUX)) --label run$1-mux$MUX"
+    else
+        echo "--url $ws_url --sessions $SESSIONS --label run$1"
+    fi
+}
 status=0
 for run in $(seq "$RUNS"); do
-    log "run $run: ${load_cmd[*]} --seed $run --label run$run"
-    "${load_cmd[@]}" --seed "$run" --label "run$run" >"$tmp/run$run.json" &
+    read -r -a run_args <<<"$(load_args "$run")"
+    log "run $run: $LOAD ${run_args[*]} ${common_args[*]} --seed $run"
+    "$LOAD" "${run_args[@]}" "${common_args[@]}" --seed "$run" >"$tmp/run$run.json" &
     load_pid=$!
     run_bg sleep "$(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }')"
     sample "run $run, mid-load (t = $(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }') s)"
@@ -157,6 +175,6 @@ printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 printf '%s\n' "${samples[@]}"
 printf '\nCommands (the script runs them; URLs and ports are picked at run time):\n\n```\n'
 printf '%s\n' "${upstream_cmd[*]}" "(cd $ROOT_DIR && ${service_cmd[*]})" "ulimit -n $(ulimit -n)"
-for run in $(seq "$RUNS"); do printf '%s --seed %s --label run%s\n' "${load_cmd[*]}" "$run" "$run"; done
+for run in $(seq "$RUNS"); do printf '%s %s %s --seed %s\n' "$LOAD" "$(load_args "$run")" "${common_args[*]}" "$run"; done
 printf '```\n'
 exit "$status"

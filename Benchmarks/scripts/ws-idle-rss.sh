@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Memory per idle WebSocket connection: opens 10,000 connections at 2,000/s with
-# `wsload -m idle -c 10000 -r 2000 -d 20 URL` (5 s ramp, then held to t = 20 s) and reads the
-# server's VmRSS from /proc/PID/status before the run and at t = 17 s, while all are held.
+# `WebSocketClientBench -m idle -c 10000 -r 2000 -d 20 URL` (the load generator of lib.sh's
+# ensure_loadgen; 5 s ramp, then held to t = 20 s) and reads the server's VmRSS from
+# /proc/PID/status before the run and at t = 17 s, while all are held.
 # Usage: ws-idle-rss.sh NAME URL PID  (URL on loopback; PID is the server process)
 # Prints one Markdown row:
 #   | NAME | RSS before (KB) | RSS held (KB) | (held − before) / 10000 (KB/conn) | server fds held | open at end |
 # Needs an open-file limit of at least 10,300 here and in the server (raised here; the server's
-# is raised with prlimit when it is lower). Fails (exit 1) on wsload errors.
+# is raised with prlimit when it is lower). Fails (exit 1) on the load generator's errors.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -17,7 +18,7 @@ NEED_FDS=$((CONNS + 300))
 name="$1" url="$2" pid="$3"
 require_loopback "$url"
 [ -r "/proc/$pid/status" ] || die "no process $pid"
-ensure_wsload
+ensure_loadgen
 raise_nofile "$NEED_FDS"
 
 # The server holds one descriptor per connection too.
@@ -39,8 +40,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 before="$(vmrss_kb "$pid")"
-log "[$name] VmRSS before: $before KB; wsload -m idle -c $CONNS -r $RATE -d $HOLD $url"
-timeout $((HOLD + 30)) "$WSLOAD" -m idle -c "$CONNS" -r "$RATE" -d "$HOLD" -o json "$url" >"$tmp/out.json" &
+log "[$name] VmRSS before: $before KB; $LOADGEN -m idle -c $CONNS -r $RATE -d $HOLD $url"
+timeout $((HOLD + 30)) "$LOADGEN" -m idle -c "$CONNS" -r "$RATE" -d "$HOLD" -o json "$url" >"$tmp/out.json" &
 wspid=$!
 run_bg sleep "$SAMPLE_AT"
 kill -0 "$pid" 2>/dev/null || die "[$name] server $pid died during the idle run"
@@ -51,13 +52,13 @@ rc=0
 wait "$wspid" || rc=$?
 wspid=""
 cat "$tmp/out.json" >&2
-[ -s "$tmp/out.json" ] || die "[$name] wsload printed nothing (exit $rc)"
+[ -s "$tmp/out.json" ] || die "[$name] the load generator printed nothing (exit $rc)"
 
 read -r handshakes open errors < <(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
 print(r["handshakes"], r["open"], r["errors"])' "$tmp/out.json")
-[ "$rc" -eq 0 ] && [ "$errors" -eq 0 ] || die "[$name] wsload reported $errors errors, $handshakes handshakes (exit $rc)"
+[ "$rc" -eq 0 ] && [ "$errors" -eq 0 ] || die "[$name] the load generator reported $errors errors, $handshakes handshakes (exit $rc)"
 [ "$open" -eq "$CONNS" ] || log "[$name] warning: only $open of $CONNS connections open at the end"
 
 per_conn="$(awk -v a="$held" -v b="$before" -v n="$CONNS" 'BEGIN { printf "%.2f", (a - b) / n }')"

@@ -21,6 +21,7 @@ enum LoadRunner {
         let seed = option("--seed").flatMap(UInt64.init) ?? 1
         let label = option("--label") ?? "run"
         let replay = option("--names") == "replay"
+        let muxPerConnection = max(0, option("--mux").flatMap(Int.init) ?? 0)
         if CommandLine.arguments.contains("--print-existing") {
             // The logins FakeUpstream should answer for a replay of this many sessions.
             print(ReplayVocabulary(sessions: sessionCount).existing.sorted().joined(separator: "\n"))
@@ -40,15 +41,34 @@ enum LoadRunner {
             endTime: endTime, upstreamDelayNs: UInt64(max(0, upstreamDelayMs)) * 1_000_000,
             vocabulary: replay ? ReplayVocabulary(sessions: sessionCount) : nil
         )
-        log("[\(label)] \(sessionCount) sessions on \(urlText), ramp \(ramp) s, typing until t = \(ramp + duration) s; load average \(loadBefore)")
+        let sharing = muxPerConnection > 0 ? " (\(muxPerConnection) github-user subscriptions per connection)" : ""
+        log("[\(label)] \(sessionCount) sessions on \(urlText)\(sharing), ramp \(ramp) s, typing until t = \(ramp + duration) s; load average \(loadBefore)")
 
         let shards = (0..<shardCount).map(Shard.init(index:))
         let group = DispatchGroup()
+        var muxConnection: MuxConnection?
         for index in 0..<sessionCount {
-            let shard = shards[index % shardCount]
+            // With --mux N, users index/N share connection number index/N (on one shard).
+            let connectionIndex = muxPerConnection > 0 ? index / muxPerConnection : index
+            let connectionCount = muxPerConnection > 0 ? (sessionCount + muxPerConnection - 1) / muxPerConnection : sessionCount
+            let shard = shards[connectionIndex % shardCount]
+            let sessionSeed = seed &* 1_000_003 &+ UInt64(index)
+            let link: SessionLink
+            if muxPerConnection > 0 {
+                if index % muxPerConnection == 0 {
+                    muxConnection = MuxConnection(
+                        connection: ClientConnection(queue: shard.queue, readBuffer: shard.readBuffer, seed: UInt32(truncatingIfNeeded: sessionSeed &* 2_654_435_761)),
+                        host: plan.host, port: plan.port, path: plan.path)
+                }
+                link = muxConnection!.link(id: "u\(index % muxPerConnection)")
+            } else {
+                link = EndpointLink(
+                    connection: ClientConnection(queue: shard.queue, readBuffer: shard.readBuffer, seed: UInt32(truncatingIfNeeded: sessionSeed &* 2_654_435_761)),
+                    host: plan.host, port: plan.port, path: plan.path)
+            }
             group.enter()
-            let session = LoadSession(shard: shard, plan: plan, index: index, seed: seed &* 1_000_003 &+ UInt64(index)) { group.leave() }
-            let openAt = start + UInt64(ramp * 1e9 * Double(index) / Double(max(1, sessionCount)))
+            let session = LoadSession(shard: shard, plan: plan, index: index, seed: sessionSeed, link: link) { group.leave() }
+            let openAt = start + UInt64(ramp * 1e9 * Double(connectionIndex) / Double(max(1, connectionCount)))
             shard.queue.async {
                 shard.sessions.append(session)
                 shard.queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: openAt)) { session.start() }
@@ -118,7 +138,7 @@ enum LoadRunner {
 
         func json(_ value: Double) -> Any { value.isNaN ? NSNull() : (value * 1000).rounded() / 1000 }
         let report: [String: Any] = [
-            "label": label, "sessions": sessionCount, "durationSeconds": duration, "elapsedSeconds": elapsed,
+            "label": label, "sessions": sessionCount, "subscriptionsPerConnection": muxPerConnection, "durationSeconds": duration, "elapsedSeconds": elapsed,
             "throttleMs": stats.throttleMs, "upstreamDelayMs": upstreamDelayMs,
             "loadAverageBefore": loadBefore, "loadAverageAfter": loadAfter,
             "sessionsOpened": stats.sessionsOpened, "cleanCloses": stats.cleanCloses,

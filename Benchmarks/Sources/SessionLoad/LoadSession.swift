@@ -34,8 +34,10 @@ struct LoadPlan: Sendable {
 
 @inline(__always) func monotonicNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-/// One simulated user on `/ws`: types names from `Names.logins` prefix by prefix, and measures
-/// when the result for the final value of each name arrives. Confined to its shard's queue.
+/// One simulated user of the `github-user` pipeline (on `/ws`, or a subscription on
+/// `/ws/pipelines`: its `SessionLink`): types names from `Names.logins` prefix by prefix, and
+/// measures when the result for the final value of each name arrives. Confined to its shard's
+/// queue.
 final class LoadSession: @unchecked Sendable {
     // Sendable: confined to `shard.queue`.
     private struct Pending {
@@ -49,7 +51,7 @@ final class LoadSession: @unchecked Sendable {
 
     private let shard: Shard
     private let plan: LoadPlan
-    private let connection: ClientConnection
+    private let link: SessionLink
     private var rng: SplitMix
     private var throttle = ThrottleModel(intervalNanoseconds: 500_000_000)
     private var minLength = 3
@@ -83,31 +85,32 @@ final class LoadSession: @unchecked Sendable {
     private var finished = false
     private let done: @Sendable () -> Void
 
-    init(shard: Shard, plan: LoadPlan, index: Int, seed: UInt64, done: @escaping @Sendable () -> Void) {
+    init(shard: Shard, plan: LoadPlan, index: Int, seed: UInt64, link: SessionLink, done: @escaping @Sendable () -> Void) {
         self.shard = shard
         self.index = index
         history = SessionHistory(start: monotonicNow())
         self.plan = plan
         self.done = done
         rng = SplitMix(seed: seed)
-        connection = ClientConnection(queue: shard.queue, readBuffer: shard.readBuffer, seed: UInt32(truncatingIfNeeded: seed &* 2_654_435_761))
+        self.link = link
     }
 
     /// Connects; runs on the shard's queue.
     func start() {
-        connection.onOpen = { [unowned self] in shard.stats.sessionsOpened += 1 }
-        connection.onText = { [unowned self] in received($0) }
-        connection.onClosed = { [unowned self] expected, why in closed(expected: expected, why) }
-        connection.connect(host: plan.host, port: plan.port, path: plan.path)
+        link.start(
+            onOpen: { [unowned self] in shard.stats.sessionsOpened += 1 },
+            onEvent: { [unowned self] in received($0) },
+            onClosed: { [unowned self] expected, why in closed(expected: expected, why) }
+        )
         after(ns: 10_000_000_000) { [self] in
-            if !helloSeen, connection.phase != .closed { connection.abort("no hello within 10 s") }
+            if !helloSeen, !link.isClosed { link.abort("no hello within 10 s") }
         }
     }
 
     // MARK: Typing
 
     private func startName() {
-        guard connection.phase == .open else { return }
+        guard link.isOpen else { return }
         guard monotonicNow() < plan.endTime else { return finish() }
         let name = plan.vocabulary.map { $0.name(session: index, using: &rng) } ?? Names.logins.randomElement(using: &rng) ?? "heckj"
         keys = typedValues(of: name)
@@ -140,7 +143,7 @@ final class LoadSession: @unchecked Sendable {
     }
 
     private func typeNext() {
-        guard connection.phase == .open else { return }
+        guard link.isOpen else { return }
         let now = monotonicNow()
         // The run is over mid-name: stop without waiting for a result (the value left in the
         // field may already have been answered).
@@ -151,7 +154,7 @@ final class LoadSession: @unchecked Sendable {
         lastSent = (value, now, due, replacedHeld)
         shard.stats.keystrokes += 1
         history.sent(value, at: now)
-        connection.sendText(Array(#"{"type":"input","value":"\#(value)"}"#.utf8))
+        link.sendInput(value)
         if keyIndex == keys.count { return endBurst() }
         let gap = Int.random(in: plan.keyGapMs, using: &rng)
         after(ns: UInt64(gap) * 1_000_000) { [self] in typeNext() }
@@ -201,9 +204,9 @@ final class LoadSession: @unchecked Sendable {
     private func finish() {
         guard !finished else { return }
         finished = true
-        connection.close(code: .normalClosure)
+        link.close()
         after(ns: 5_000_000_000) { [self] in
-            if connection.phase != .closed { connection.abort("no close answer within 5 s") }
+            if !link.isClosed { link.abort("no close answer within 5 s") }
         }
     }
 

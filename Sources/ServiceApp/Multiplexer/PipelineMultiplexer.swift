@@ -1,21 +1,25 @@
-import Dispatch
 import HTTPServer
-import StreamCore
+import Locking
+@_spi(ServerSupport) import StreamCore
 
-/// One `/ws/pipelines` connection: carries out what its `MuxStateMachine` decides. A serial
-/// queue owns the machine, the running instances and the sessions fair use granted; client
-/// frames, instance events and fair-use answers all reach the machine through it, so its
-/// actions run in the order it returned them.
+/// One `/ws/pipelines` connection: carries out what its `MuxStateMachine` decides. The machine
+/// is fed under a lock from whichever thread has something for it (a client frame, an
+/// instance's event, fair use's answer); the actions it returns are queued in its order under
+/// that lock and carried out outside it by an `OrderedHandoff`, one thread at a time. That
+/// thread owns the running instances and the sessions fair use granted; an action that feeds
+/// the machine again (an instance's `hello` as it starts) queues behind the current one.
 ///
 /// Client frames are read one at a time: the next is requested when the machine says
 /// `readNext` (at once, or when fair use has answered for a subscription). Frames go out through
 /// `WebSocketSession.send`, so the connection's `webSocket.outboundLimitBytes` still closes a
 /// client that never reads.
 final class PipelineMultiplexer: @unchecked Sendable {
-    // Sendable: every var is only touched on `queue`.
+    // Sendable: `machine` is guarded by `lock`; `instances`, `grants` and `inbound` are touched
+    // only by work delivered by `performer` (one thread at a time, in the order queued).
     private typealias Serial = MuxStateMachine.Serial
 
-    private let queue = DispatchQueue(label: "mux")
+    private let lock = Lock()
+    private let performer = OrderedHandoff<@Sendable () -> Void> { $0() }
     private let session: WebSocketSession
     private let context: PipelineDescriptor.Context
     private let quota: ClientQuota
@@ -42,14 +46,27 @@ final class PipelineMultiplexer: @unchecked Sendable {
         session.messages.subscribe(Reader(PipelineMultiplexer(session: session, context: context, settings: settings, metrics: metrics)))
     }
 
-    // MARK: On the queue
+    // MARK: The machine
 
-    /// Feeds the machine and carries out its actions.
+    /// Feeds the machine, then carries out its actions (or leaves them to the thread already
+    /// carrying out earlier ones).
     private func handle(_ input: MuxStateMachine.Input) {
-        let (running, held) = (machine.running, machine.held)
-        let actions = machine.handle(input)
-        record(running: machine.running - running, held: machine.held - held)
-        for action in actions { perform(action) }
+        lock.withLock {
+            let (running, held) = (machine.running, machine.held)
+            let actions = machine.handle(input)
+            let changes = (running: machine.running - running, held: machine.held - held)
+            performer.enqueue { [self] in
+                record(running: changes.running, held: changes.held)
+                for action in actions { perform(action) }
+            }
+        }
+        performer.deliverQueued()
+    }
+
+    /// Runs `work` in its place among the actions (for the state only actions touch).
+    private func inOrder(_ work: @escaping @Sendable () -> Void) {
+        performer.enqueue(work)
+        performer.deliverQueued()
     }
 
     private func perform(_ action: MuxStateMachine.Action) {
@@ -77,32 +94,23 @@ final class PipelineMultiplexer: @unchecked Sendable {
         }
     }
 
-    /// A sink for an instance's frames (from any thread) that feeds them to the machine on the
-    /// queue; it does not keep the multiplexer alive.
+    /// A sink for an instance's frames (from any thread) that feeds them to the machine; it does
+    /// not keep the multiplexer alive.
     private func forward(_ input: @escaping @Sendable (String) -> MuxStateMachine.Input) -> @Sendable (String) -> Void {
-        { [weak self] text in
-            guard let self else { return }
-            queue.async { self.handle(input(text)) }
-        }
+        { [weak self] text in self?.handle(input(text)) }
     }
 
-    /// Takes fair use's decision on one more session for `serial` (after a hop, so the machine
-    /// is fed from the queue's top level).
+    /// Takes fair use's decision on one more session for `serial`.
     private func admit(_ serial: Serial, _ decision: UpgradeDecision) {
         switch decision {
         case .accept(let onClose):
-            queue.async { [self] in
-                if let onClose { grants[serial] = onClose }
-                handle(.admitted(serial, granted: true))
-            }
+            if let onClose { inOrder { [self] in grants[serial] = onClose } }
+            handle(.admitted(serial, granted: true))
         case .refuse:
-            queue.async { [self] in handle(.admitted(serial, granted: false)) }
+            handle(.admitted(serial, granted: false))
         case .pending(let decide):
             // Counted across replicas: the client's frames wait (reading is paused) meanwhile.
-            Task { [self] in
-                let decision = await decide()
-                queue.async { [self] in admit(serial, decision) }
-            }
+            Task { [self] in admit(serial, await decide()) }
         }
     }
 
@@ -114,9 +122,9 @@ final class PipelineMultiplexer: @unchecked Sendable {
 
     // MARK: The socket
 
-    /// The subscriber of the session's messages: one frame at a time, into the queue.
+    /// The subscriber of the session's messages: one frame at a time, into the machine.
     private final class Reader: Subscriber, @unchecked Sendable {
-        // Sendable: the multiplexer is thread-safe through its queue.
+        // Sendable: the multiplexer is thread-safe (its lock and its ordered performer).
         typealias Input = WebSocketSession.Message
         typealias Failure = Never
 
@@ -126,7 +134,7 @@ final class PipelineMultiplexer: @unchecked Sendable {
 
         func receive(subscription: any Subscription) {
             nonisolated(unsafe) let subscription = subscription
-            mux.queue.async { [mux] in
+            mux.inOrder { [mux] in
                 mux.inbound = subscription
                 subscription.request(.max(1))
             }
@@ -137,15 +145,13 @@ final class PipelineMultiplexer: @unchecked Sendable {
             case .text(let text): MuxClientFrame(text: text)
             case .binary: .refused(id: nil, code: .badMessage, message: "binary frames are not accepted; send JSON text")
             }
-            mux.queue.async { [mux] in mux.handle(.frame(frame)) }
+            mux.handle(.frame(frame))
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Never>) {
-            mux.queue.async { [mux] in
-                mux.inbound = nil
-                mux.handle(.closed)
-            }
+            mux.inOrder { [mux] in mux.inbound = nil }
+            mux.handle(.closed)
         }
     }
 }
