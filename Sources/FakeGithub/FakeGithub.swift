@@ -56,7 +56,7 @@ public final class FakeGithub: @unchecked Sendable {
         var logger = Logger(label: "fakegithub")
         logger.logLevel = .critical
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, loopCount: max(1, loopCount), drainTimeout: 1),
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, loopCount: max(1, loopCount), drainTimeout: .seconds(1)),
             router: router, logger: logger
         )
     }

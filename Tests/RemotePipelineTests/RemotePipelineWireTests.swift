@@ -51,7 +51,7 @@ final class RemotePipelineWireTests: XCTestCase {
 
     /// Answers every `subscribe` with what `script` returns for it (frames as text).
     private func scriptedServer(_ script: @escaping @Sendable (_ id: String) -> [String]) throws -> (HTTPServer, URL) {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1, drainTimeout: 1))
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1, drainTimeout: .seconds(1)))
         server.webSocket("/ws/pipelines") { session in
             session.messages.sink { message in
                 guard case .text(let text) = message,

@@ -59,7 +59,7 @@ router.get("/__stats", immediate: { _ in HTTPResponse(status: .ok, contentType: 
 var logger = Logger(label: "fakeupstream-stats")
 logger.logLevel = .critical
 let stats = HTTPServer(
-    configuration: HTTPServerConfiguration(host: "127.0.0.1", port: UInt16(clamping: statsPort), loopCount: 1, drainTimeout: 1),
+    configuration: HTTPServerConfiguration(host: "127.0.0.1", port: UInt16(clamping: statsPort), loopCount: 1, drainTimeout: .seconds(1)),
     router: router, logger: logger
 )
 

@@ -18,7 +18,7 @@ router.get("/hello", immediate: { _ in
 })
 let configuration = HTTPServerConfiguration(
     host: "127.0.0.1", port: port, loopCount: loops, maxConnections: 100_000, compression: false,
-    webSocket: WebSocketConfiguration(deflate: deflate ? PerMessageDeflateConfiguration() : nil, pingInterval: 0, idleTimeout: 0)
+    webSocket: WebSocketConfiguration(deflate: deflate ? PerMessageDeflateConfiguration() : nil, pingInterval: .zero, idleTimeout: .zero)
 )
 let server = HTTPServer(configuration: configuration, router: router)
 server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }

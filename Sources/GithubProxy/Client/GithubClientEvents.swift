@@ -3,8 +3,8 @@ import StreamCore
 /// Hooks for what the client does, for metrics and logs. Every closure may be called from any
 /// thread.
 public struct GithubClientEvents: Sendable {
-    /// An upstream request ended with `outcome` after `seconds` (nil when no request was sent).
-    public var onRequest: @Sendable (_ outcome: String, _ seconds: Double?) -> Void
+    /// An upstream request ended with `outcome` after `duration` (nil when no request was sent).
+    public var onRequest: @Sendable (_ outcome: String, _ duration: Duration?) -> Void
     /// A transient failure is about to be retried.
     public var onRetry: @Sendable (_ login: String, _ error: GithubError) -> Void
     /// A `304 Not Modified` was served from the ETag cache.
@@ -16,7 +16,7 @@ public struct GithubClientEvents: Sendable {
     public var onPause: @Sendable (_ resource: String, _ kind: RateLimitBudget.PauseKind, _ seconds: Int) -> Void
 
     public init(
-        onRequest: @escaping @Sendable (String, Double?) -> Void = { _, _ in },
+        onRequest: @escaping @Sendable (String, Duration?) -> Void = { _, _ in },
         onRetry: @escaping @Sendable (String, GithubError) -> Void = { _, _ in },
         onCacheHit: @escaping @Sendable () -> Void = {},
         onServedFromCache: @escaping @Sendable (CachedAnswer<GithubUser>.Source) -> Void = { _ in },
@@ -30,7 +30,7 @@ public struct GithubClientEvents: Sendable {
     }
 
     func requested(outcome: String, since start: ContinuousClock.Instant? = nil) {
-        onRequest(outcome, start.map { (ContinuousClock.now - $0) / .seconds(1) })
+        onRequest(outcome, start.map { ContinuousClock.now - $0 })
     }
 
     func retried(login: String, error: GithubError) { onRetry(login, error) }

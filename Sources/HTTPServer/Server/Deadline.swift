@@ -15,12 +15,3 @@ struct Deadline: Sendable, Comparable {
 
     static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.uptimeNanoseconds < rhs.uptimeNanoseconds }
 }
-
-extension Duration {
-    /// A configuration's time interval in seconds as a duration (negative or NaN counts as
-    /// zero; beyond about 31 years, as 31 years).
-    static func interval(_ seconds: Double) -> Duration {
-        guard seconds > 0 else { return .zero }
-        return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
-    }
-}

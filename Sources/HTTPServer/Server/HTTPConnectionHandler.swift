@@ -208,11 +208,11 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
 
     /// Sets the connection's deadline to the configured length of `timer`.
     private func arm(_ timer: HTTPConnectionStateMachine.Timer, on connection: Connection) {
-        let seconds = switch timer {
+        let duration = switch timer {
         case .idle: server.configuration.idleTimeout
         case .requestRead: server.configuration.requestReadTimeout
         }
-        connection.deadline = Deadline.after(.interval(seconds))
+        connection.deadline = Deadline.after(duration)
     }
 
     /// A valid route's upgrade request: the handshake checked, then the application's decision.

@@ -142,9 +142,9 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
         }
-        let deadline = Date().addingTimeInterval(configuration.drainTimeout)
+        let deadline = ContinuousClock.now + configuration.drainTimeout
         DispatchQueue.global().async { [logger] in
-            while listener.openConnections > 0 && Date() < deadline {
+            while listener.openConnections > 0 && ContinuousClock.now < deadline {
                 usleep(20_000)
             }
             if listener.openConnections > 0 {

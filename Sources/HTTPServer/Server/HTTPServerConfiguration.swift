@@ -1,5 +1,3 @@
-import Foundation
-
 /// Everything an `HTTPServer` can be told; every limit has a safe default.
 public struct HTTPServerConfiguration: Sendable {
     /// Numeric address to bind (`0.0.0.0`, `::`, `127.0.0.1`).
@@ -15,20 +13,20 @@ public struct HTTPServerConfiguration: Sendable {
     /// Request line, header and body limits (414/431/413).
     public var parserLimits: HTTPParserLimits
     /// A request must arrive completely within this time of its first byte (408 otherwise).
-    public var requestReadTimeout: TimeInterval
+    public var requestReadTimeout: Duration
     /// A keep-alive connection with no request for this long is closed.
-    public var idleTimeout: TimeInterval
+    public var idleTimeout: Duration
     /// Compress responses with gzip when the client accepts it and the body is worth it.
     public var compression: Bool
     /// How long a graceful shutdown waits for in-flight work before closing everything.
-    public var drainTimeout: TimeInterval
+    public var drainTimeout: Duration
     public var webSocket: WebSocketConfiguration
 
     public init(
         host: String = "0.0.0.0", port: UInt16 = 8080, backlog: Int32 = 1024,
         loopCount: Int = AvailableCores.count, maxConnections: Int = 20_000,
-        parserLimits: HTTPParserLimits = HTTPParserLimits(), requestReadTimeout: TimeInterval = 10,
-        idleTimeout: TimeInterval = 60, compression: Bool = true, drainTimeout: TimeInterval = 10,
+        parserLimits: HTTPParserLimits = HTTPParserLimits(), requestReadTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(60), compression: Bool = true, drainTimeout: Duration = .seconds(10),
         webSocket: WebSocketConfiguration = WebSocketConfiguration()
     ) {
         self.host = host
@@ -51,13 +49,13 @@ public struct WebSocketConfiguration: Sendable {
     public var maxMessageBytes: Int
     /// permessage-deflate policy; nil turns compression off.
     public var deflate: PerMessageDeflateConfiguration?
-    /// A ping is sent after this long without a frame from the client.
-    public var pingInterval: TimeInterval
+    /// A ping is sent after this long without a frame from the client (zero: never).
+    public var pingInterval: Duration
     /// The connection is closed when nothing (not even a pong) arrives for this long (not
-    /// counting time when reading is paused because the application is behind).
-    public var idleTimeout: TimeInterval
+    /// counting time when reading is paused because the application is behind; zero: never).
+    public var idleTimeout: Duration
     /// After our close frame, how long to wait for the client's before closing the socket.
-    public var closeTimeout: TimeInterval
+    public var closeTimeout: Duration
     /// Inbound messages kept while the application has no demand; reading pauses beyond.
     public var inboundQueueMessages: Int
     /// Outbound messages requested ahead from the session's publisher.
@@ -70,7 +68,7 @@ public struct WebSocketConfiguration: Sendable {
 
     public init(
         maxMessageBytes: Int = 16 << 20, deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration(),
-        pingInterval: TimeInterval = 30, idleTimeout: TimeInterval = 75, closeTimeout: TimeInterval = 5,
+        pingInterval: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), closeTimeout: Duration = .seconds(5),
         inboundQueueMessages: Int = 16, outboundWindow: Int = 16, outboundHighWaterBytes: Int = 256 << 10,
         outboundLimitBytes: Int = 4 << 20
     ) {

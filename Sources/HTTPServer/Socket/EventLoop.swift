@@ -22,7 +22,7 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     private let epoll: Epoll
     private let label: String
-    private let sweepInterval: UInt64
+    private let sweepInterval: Duration
     private var nextSweep: UInt64 = 0
     private var handlers: [UInt64: any IOHandler] = [:]
     private var nextToken: UInt64 = 0
@@ -38,11 +38,11 @@ public final class EventLoop: @unchecked Sendable {
     private let afterStop = NSRecursiveLock()
     private let finished = DispatchSemaphore(value: 0)
 
-    init(label: String, readBufferSize: Int = 64 * 1024, sweepIntervalMilliseconds: UInt64 = 250) throws(SocketError) {
+    init(label: String, readBufferSize: Int = 64 * 1024, sweepInterval: Duration = .milliseconds(250)) throws(SocketError) {
         epoll = try Epoll()
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
         self.label = label
-        sweepInterval = sweepIntervalMilliseconds * 1_000_000
+        self.sweepInterval = sweepInterval
     }
 
     deinit {
@@ -156,7 +156,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
-        nextSweep = DispatchTime.now().uptimeNanoseconds + sweepInterval
+        nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
         while running {
             _ = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
                 guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
@@ -169,7 +169,7 @@ public final class EventLoop: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
                 sweep(now: now)
-                nextSweep = now + sweepInterval
+                nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
             }
         }
         afterStop.withLock {

@@ -24,11 +24,11 @@ struct WebSocketStateMachine: Sendable, Equatable {
             self.closeTimeout = closeTimeout
         }
 
-        /// The server's configuration, zero meaning off.
+        /// The server's configuration, zero (or less) meaning off.
         init(_ configuration: WebSocketConfiguration) {
-            pingInterval = configuration.pingInterval > 0 ? .interval(configuration.pingInterval) : nil
-            idleTimeout = configuration.idleTimeout > 0 ? .interval(configuration.idleTimeout) : nil
-            closeTimeout = .interval(configuration.closeTimeout)
+            pingInterval = configuration.pingInterval > .zero ? configuration.pingInterval : nil
+            idleTimeout = configuration.idleTimeout > .zero ? configuration.idleTimeout : nil
+            closeTimeout = max(.zero, configuration.closeTimeout)
         }
     }
 

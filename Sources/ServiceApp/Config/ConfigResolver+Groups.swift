@@ -55,8 +55,8 @@ extension ConfigResolver {
         _ reader: SettingReader, _ defaults: SearchPipeline.Settings
     ) throws(ConfigError) -> SearchPipeline.Settings {
         SearchPipeline.Settings(
-            debounceMs: try reader.integer(.searchDebounceMs, default: defaults.debounceMs, in: 0...60_000),
-            refreshDelayMs: try reader.integer(.searchRefreshDelayMs, default: defaults.refreshDelayMs, in: 0...60_000),
+            debounce: try reader.milliseconds(.searchDebounceMs, default: defaults.debounce, in: 0...60_000),
+            refreshDelay: try reader.milliseconds(.searchRefreshDelayMs, default: defaults.refreshDelay, in: 0...60_000),
             perPage: try reader.integer(.searchPerPage, default: defaults.perPage, in: 1...100))
     }
 

@@ -1,11 +1,10 @@
-import Foundation
 import Locking
 
 /// Per-client fair-use state: open WebSocket sessions (at most `sessionsPerClient`) and a token
 /// bucket of upstream lookups (`lookupsPerMinute`, refilled continuously).
 ///
 /// Bounded memory: a client with no open session and a full bucket carries no state and is
-/// dropped by the next sweep (every `idleSeconds`, or whenever the table reaches `maxClients`).
+/// dropped by the next sweep (every `idleTimeout`, or whenever the table reaches `maxClients`).
 /// At the cap, the clients without open sessions that were seen least recently are forgotten
 /// until the table is at 90 % of the cap: such a client comes back with a full bucket — no
 /// more than a new address would get. Clients with open sessions are never forgotten (their
@@ -17,11 +16,12 @@ final class ClientLimiter: @unchecked Sendable {
         var sessionsPerClient = 16
         var lookupsPerMinute = 60
         var maxClients = 100_000
-        var idleSeconds: Double = 600
+        /// How long a client without open sessions is remembered, and how often the table is swept.
+        var idleTimeout: Duration = .seconds(600)
     }
 
     /// A refusal: retry after `seconds`; `firstInWindow` is true the first time this client was
-    /// refused since `idleSeconds` (so the caller logs it once per window).
+    /// refused within `warningWindow` (so the caller logs it once per window).
     struct Refusal: Equatable, Sendable {
         var seconds: Int
         var firstInWindow: Bool
@@ -30,23 +30,25 @@ final class ClientLimiter: @unchecked Sendable {
     private struct Entry {
         var sessions = 0
         var bucket: TokenBucket
-        var lastSeen: Double
-        var warnedAt: Double?
+        var lastSeen: ContinuousClock.Instant
+        var warnedAt: ContinuousClock.Instant?
         /// Refused until then by the allowance replicas share (`block`).
-        var blockedUntil: Double?
+        var blockedUntil: ContinuousClock.Instant?
     }
 
     /// How long a refused session is told to wait.
     static let sessionRetryAfterSeconds = 10
+    /// A client's refusals are logged once within this window.
+    static let warningWindow: Duration = .seconds(60)
 
     let settings: Settings
     private let lock = Lock()
     private var entries: [String: Entry] = [:]
-    private var lastSweep: Double
-    private let now: @Sendable () -> Double
+    private var lastSweep: ContinuousClock.Instant
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    /// - Parameter now: seconds on a monotonic clock (a virtual one in tests).
-    init(settings: Settings, now: @escaping @Sendable () -> Double = ClientLimiter.monotonicSeconds) {
+    /// - Parameter now: the current instant (a virtual clock's in tests).
+    init(settings: Settings, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         self.settings = settings
         self.now = now
         lastSweep = now()
@@ -95,7 +97,7 @@ final class ClientLimiter: @unchecked Sendable {
             var entry = entryLocked(client, now: now)
             defer { entries[client] = entry }
             if let until = entry.blockedUntil, until > now {
-                return Refusal(seconds: max(1, Int((until - now).rounded(.up))), firstInWindow: warn(&entry, now: now))
+                return Refusal(seconds: max(1, Int(((until - now) / .seconds(1)).rounded(.up))), firstInWindow: warn(&entry, now: now))
             }
             entry.blockedUntil = nil
             guard let wait = entry.bucket.spend(now: now) else { return nil }
@@ -111,7 +113,8 @@ final class ClientLimiter: @unchecked Sendable {
         return lock.withLock {
             var entry = entryLocked(client, now: now)
             defer { entries[client] = entry }
-            entry.blockedUntil = max(entry.blockedUntil ?? 0, now + Double(seconds))
+            let until = now + .seconds(seconds)
+            entry.blockedUntil = entry.blockedUntil.map { max($0, until) } ?? until
             return Refusal(seconds: seconds, firstInWindow: warn(&entry, now: now))
         }
     }
@@ -124,36 +127,33 @@ final class ClientLimiter: @unchecked Sendable {
 
     // MARK: Under the lock
 
-    private func entryLocked(_ client: String, now: Double) -> Entry {
+    private func entryLocked(_ client: String, now: ContinuousClock.Instant) -> Entry {
         if var entry = entries[client] {
             entry.lastSeen = now
             return entry
         }
-        if entries.count >= settings.maxClients || now - lastSweep >= settings.idleSeconds { sweepLocked(now: now) }
-        let bucket = TokenBucket(capacity: settings.lookupsPerMinute, refillPerSecond: Double(settings.lookupsPerMinute) / 60, now: now)
+        if entries.count >= settings.maxClients || now - lastSweep >= settings.idleTimeout { sweepLocked(now: now) }
+        let refillInterval = settings.lookupsPerMinute > 0 ? Duration.seconds(60) / settings.lookupsPerMinute : nil
+        let bucket = TokenBucket(capacity: settings.lookupsPerMinute, refillInterval: refillInterval, now: now)
         return Entry(bucket: bucket, lastSeen: now)
     }
 
-    private func warn(_ entry: inout Entry, now: Double) -> Bool {
-        if let warnedAt = entry.warnedAt, now - warnedAt < 60 { return false }
+    private func warn(_ entry: inout Entry, now: ContinuousClock.Instant) -> Bool {
+        if let warnedAt = entry.warnedAt, now - warnedAt < Self.warningWindow { return false }
         entry.warnedAt = now
         return true
     }
 
-    /// Drops clients that carry no state (no session, full bucket) or were idle `idleSeconds`;
+    /// Drops clients that carry no state (no session, full bucket) or were idle `idleTimeout`;
     /// then, if the table is still at the cap, the least recently seen without open sessions.
-    private func sweepLocked(now: Double) {
+    private func sweepLocked(now: ContinuousClock.Instant) {
         lastSweep = now
         entries = entries.filter { _, entry in
-            entry.sessions > 0 || ((!entry.bucket.isFull(now: now) || (entry.blockedUntil ?? 0) > now) && now - entry.lastSeen < settings.idleSeconds)
+            entry.sessions > 0 || ((!entry.bucket.isFull(now: now) || entry.blockedUntil.map { $0 > now } ?? false) && now - entry.lastSeen < settings.idleTimeout)
         }
         let target = settings.maxClients * 9 / 10
         guard entries.count >= settings.maxClients else { return }
         let forgettable = entries.filter { $0.value.sessions == 0 }.sorted { $0.value.lastSeen < $1.value.lastSeen }
         for (client, _) in forgettable.prefix(max(0, entries.count - target)) { entries[client] = nil }
-    }
-
-    static let monotonicSeconds: @Sendable () -> Double = {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 }

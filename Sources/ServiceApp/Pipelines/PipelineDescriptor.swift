@@ -54,7 +54,7 @@ extension PipelineDescriptor {
             description: #"Client text frames carry the current value of the username field, as {"type":"input","value":"hec"} or as plain text (one trailing newline removed). The server sends one JSON object per text frame: hello, activity, result and error events. Binary frames close the connection with 1003."#)
     ) { context, quota, output in
         GithubUserInstance.start(
-            client: context.client, throttleMs: Int(context.config.throttle.wholeMilliseconds),
+            client: context.client, throttle: context.config.throttle,
             minLength: context.config.minLength, scheduler: context.scheduler, quota: quota, output: output
         )
     }

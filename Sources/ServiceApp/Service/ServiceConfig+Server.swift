@@ -8,13 +8,13 @@ extension ServiceConfig {
         limits.maxBodyBytes = http.maxBodyBytes
         return HTTPServerConfiguration(
             host: host, port: UInt16(port), maxConnections: maxConnections, parserLimits: limits,
-            requestReadTimeout: http.headerReadTimeout.timeInterval, idleTimeout: http.keepAliveIdleTimeout.timeInterval,
-            drainTimeout: drainTimeout.timeInterval,
+            requestReadTimeout: http.headerReadTimeout, idleTimeout: http.keepAliveIdleTimeout,
+            drainTimeout: drainTimeout,
             webSocket: WebSocketConfiguration(
                 maxMessageBytes: webSocket.maxMessageBytes,
                 deflate: webSocket.compression ? PerMessageDeflateConfiguration() : nil,
-                pingInterval: webSocket.pingInterval.timeInterval,
-                idleTimeout: webSocket.idleTimeout.timeInterval,
+                pingInterval: webSocket.pingInterval,
+                idleTimeout: webSocket.idleTimeout,
                 outboundLimitBytes: webSocket.outboundLimitBytes
             )
         )

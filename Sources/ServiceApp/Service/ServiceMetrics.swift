@@ -29,11 +29,11 @@ final class ServiceMetrics: Sendable {
     /// Hooks that count what the GitHub client does.
     var githubEvents: GithubClientEvents {
         GithubClientEvents(
-            onRequest: { outcome, seconds in
+            onRequest: { outcome, duration in
                 Counter(label: "github_upstream_requests_total", dimensions: [("outcome", outcome)]).increment()
-                if let seconds {
+                if let duration {
                     Metrics.Timer(label: "github_upstream_request_duration_seconds")
-                        .recordNanoseconds(Int64(seconds * 1e9))
+                        .recordNanoseconds(Int64(duration / .nanoseconds(1)))
                 }
             },
             onRetry: { [retries] _, _ in retries.increment() },
@@ -54,9 +54,9 @@ final class ServiceMetrics: Sendable {
 
     /// Records one upstream request's wait for a slot under `upstream.maxConcurrentRequests`
     /// and the queue length after it.
-    var upstreamWaited: @Sendable (Double, Int) -> Void {
-        { seconds, queued in
-            Metrics.Timer(label: "github_upstream_queue_wait_seconds").recordNanoseconds(Int64(seconds * 1e9))
+    var upstreamWaited: @Sendable (Duration, Int) -> Void {
+        { wait, queued in
+            Metrics.Timer(label: "github_upstream_queue_wait_seconds").recordNanoseconds(Int64(wait / .nanoseconds(1)))
             Gauge(label: "github_upstream_queue_length").record(queued)
         }
     }

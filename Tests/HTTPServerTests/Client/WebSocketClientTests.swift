@@ -111,8 +111,8 @@ final class WebSocketClientTests: ServerTestCase {
     /// keep the connection open well past that.
     func testTheClientAnswersPings() throws {
         let (_, port) = try echoServer {
-            $0.webSocket.pingInterval = 0.2
-            $0.webSocket.idleTimeout = 0.5
+            $0.webSocket.pingInterval = .milliseconds(200)
+            $0.webSocket.idleTimeout = .milliseconds(500)
         }
         let client = try BlockingWebSocketClient(port: port)
         try client.opened()

@@ -3,13 +3,6 @@ import Dispatch
 import XCTest
 
 final class DeadlineTests: XCTestCase {
-    func testConfigurationIntervalsBecomeDurationsWithoutTrapping() {
-        XCTAssertEqual(Duration.interval(1.5), .milliseconds(1500))
-        XCTAssertEqual(Duration.interval(-3), .zero)
-        XCTAssertEqual(Duration.interval(.nan), .zero)
-        XCTAssertEqual(Duration.interval(.infinity), .seconds(1_000_000_000))
-    }
-
     func testADeadlineLiesTheDurationAhead() {
         let before = DispatchTime.now().uptimeNanoseconds
         let deadline = Deadline.after(.milliseconds(250))

@@ -46,7 +46,7 @@ final class HTTPServerLimitTests: ServerTestCase {
     }
 
     func testStalledRequestTimesOut() throws {
-        let (_, port) = try limitedServer { $0.requestReadTimeout = 0.5 }
+        let (_, port) = try limitedServer { $0.requestReadTimeout = .milliseconds(500) }
         let client = try TestHTTPClient(port: port)
         let start = Date()
         try client.send("GET /hello HTTP/1.1\r\nHost: loc")
@@ -60,7 +60,7 @@ final class HTTPServerLimitTests: ServerTestCase {
     }
 
     func testIdleKeepAliveConnectionIsClosed() throws {
-        let (server, port) = try limitedServer { $0.idleTimeout = 0.5 }
+        let (server, port) = try limitedServer { $0.idleTimeout = .milliseconds(500) }
         let client = try TestHTTPClient(port: port)
         XCTAssertEqual(try client.request("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n").text, "hi")
         let start = Date()

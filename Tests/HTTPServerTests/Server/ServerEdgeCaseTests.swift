@@ -145,7 +145,7 @@ final class ServerEdgeCaseTests: ServerTestCase {
 
     func testSlowSenderIsCutOffByTheRequestReadTimeout() throws {
         var configuration = testConfiguration()
-        configuration.requestReadTimeout = 0.6
+        configuration.requestReadTimeout = .milliseconds(600)
         let (_, port) = try startServer(configuration, router: Self.standardRouter())
         let client = try TestHTTPClient(port: port)
         let start = Date()

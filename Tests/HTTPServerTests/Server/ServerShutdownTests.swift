@@ -66,7 +66,7 @@ final class ServerShutdownTests: ServerTestCase {
 
     func testWebSocketThatIgnoresTheCloseIsDroppedAfterTheCloseTimeout() throws {
         var configuration = testConfiguration()
-        configuration.webSocket.closeTimeout = 0.3
+        configuration.webSocket.closeTimeout = .milliseconds(300)
         let (server, port) = try startServer(configuration) { server in
             server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
         }

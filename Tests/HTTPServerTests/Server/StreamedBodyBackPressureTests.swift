@@ -50,7 +50,7 @@ final class StreamedBodyBackPressureTests: ServerTestCase {
 
     func testAClientThatStopsReadingIsCutOffAfterTheIdleTimeout() throws {
         var configuration = testConfiguration()
-        configuration.idleTimeout = 0.5
+        configuration.idleTimeout = .milliseconds(500)
         let produced = Counter()
         let finished = expectation(description: "producer finished")
         let (server, port) = try startHugeBodyServer(produced: produced, finished: finished, configuration: configuration)

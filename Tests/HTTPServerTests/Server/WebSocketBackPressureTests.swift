@@ -111,8 +111,8 @@ final class WebSocketBackPressureTests: ServerTestCase {
     /// unread, and the keepalive closed a healthy session as idle.
     func testASessionPausedForTheApplicationIsNotClosedAsIdle() throws {
         var configuration = testConfiguration()
-        configuration.webSocket.pingInterval = 0.1
-        configuration.webSocket.idleTimeout = 0.3
+        configuration.webSocket.pingInterval = .milliseconds(100)
+        configuration.webSocket.idleTimeout = .milliseconds(300)
         configuration.webSocket.inboundQueueMessages = 4
         let recorder = GatedRecorder()
         let (server, port) = try startServer(configuration) { server in

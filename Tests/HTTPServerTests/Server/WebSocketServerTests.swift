@@ -105,8 +105,8 @@ final class WebSocketServerTests: ServerTestCase {
 
     func testKeepalivePingThenCloseWhenTheClientNeverAnswers() throws {
         let (server, port) = try echoServer {
-            $0.webSocket.pingInterval = 0.2
-            $0.webSocket.idleTimeout = 1
+            $0.webSocket.pingInterval = .milliseconds(200)
+            $0.webSocket.idleTimeout = .seconds(1)
         }
         let client = try TestWebSocketClient(port: port)
         let start = Date()
@@ -119,8 +119,8 @@ final class WebSocketServerTests: ServerTestCase {
 
     func testAnsweredPingsKeepTheSessionAlive() throws {
         let (_, port) = try echoServer {
-            $0.webSocket.pingInterval = 0.2
-            $0.webSocket.idleTimeout = 1
+            $0.webSocket.pingInterval = .milliseconds(200)
+            $0.webSocket.idleTimeout = .seconds(1)
         }
         let client = try TestWebSocketClient(port: port)
         let until = Date().addingTimeInterval(2)

@@ -12,8 +12,8 @@ final class EventLoopTests: XCTestCase {
         super.tearDown()
     }
 
-    private func makeLoop(sweepMilliseconds: UInt64 = 250) throws -> EventLoop {
-        let loop = try EventLoop(label: "test.loop", sweepIntervalMilliseconds: sweepMilliseconds)
+    private func makeLoop(sweep: Duration = .milliseconds(250)) throws -> EventLoop {
+        let loop = try EventLoop(label: "test.loop", sweepInterval: sweep)
         loop.start()
         loops.append(loop)
         return loop
@@ -102,7 +102,7 @@ final class EventLoopTests: XCTestCase {
     }
 
     func testTheSweepTellsConnectionsTheirDeadlinePassed() throws {
-        let loop = try makeLoop(sweepMilliseconds: 10)
+        let loop = try makeLoop(sweep: .milliseconds(10))
         let due = TimedStub(deadline: Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds), expectation: expectation(description: "due"))
         let later = TimedStub(deadline: .after(.seconds(3600)), expectation: nil)
         let none = TimedStub(deadline: nil, expectation: nil)

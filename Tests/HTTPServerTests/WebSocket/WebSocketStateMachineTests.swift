@@ -9,11 +9,13 @@ final class WebSocketStateMachineTests: XCTestCase {
     private let timing = Machine.Timing(pingInterval: .seconds(30), idleTimeout: .seconds(75), closeTimeout: .seconds(5))
 
     func testTimingFromTheConfigurationTurnsZeroIntoOff() {
-        var configuration = WebSocketConfiguration(pingInterval: 0, idleTimeout: 0.5, closeTimeout: 2)
+        var configuration = WebSocketConfiguration(pingInterval: .zero, idleTimeout: .milliseconds(500), closeTimeout: .seconds(2))
         XCTAssertEqual(Machine.Timing(configuration), .init(pingInterval: nil, idleTimeout: .milliseconds(500), closeTimeout: .seconds(2)))
-        configuration.idleTimeout = 0
-        configuration.pingInterval = 1
+        configuration.idleTimeout = .zero
+        configuration.pingInterval = .seconds(1)
         XCTAssertEqual(Machine.Timing(configuration), .init(pingInterval: .seconds(1), idleTimeout: nil, closeTimeout: .seconds(2)))
+        configuration = WebSocketConfiguration(pingInterval: .seconds(-1), idleTimeout: .seconds(-1), closeTimeout: .seconds(-3))
+        XCTAssertEqual(Machine.Timing(configuration), .init(pingInterval: nil, idleTimeout: nil, closeTimeout: .zero), "negative: off, or at once")
     }
 
     func testAnOpenConnectionPingsAfterSilenceAndClosesWithoutAnAnswer() {

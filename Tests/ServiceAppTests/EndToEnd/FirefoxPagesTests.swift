@@ -18,7 +18,7 @@ final class FirefoxPagesTests: EndToEndTestCase {
     }
 
     func testSearchPage() throws {
-        try startService { $0.search.debounceMs = 50; $0.search.refreshDelayMs = 100 }
+        try startService { $0.search.debounce = .milliseconds(50); $0.search.refreshDelay = .milliseconds(100) }
         let report = try drive("/search", PipelinePagesChromiumTests.searchDrive, screenshot: "firefox-search-page.png")
         XCTAssertEqual(report, "results=heckj+heck total=2 refreshed=yes after=heckj+heck")
     }

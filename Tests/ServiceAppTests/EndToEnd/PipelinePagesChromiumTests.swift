@@ -49,7 +49,7 @@ final class PipelinePagesChromiumTests: EndToEndTestCase {
         """#
 
     func testSearchPageTypesAndRefreshes() throws {
-        try startService { $0.search.debounceMs = 50; $0.search.refreshDelayMs = 100 }
+        try startService { $0.search.debounce = .milliseconds(50); $0.search.refreshDelay = .milliseconds(100) }
         let report = try drivePage("/search", in: .chromium, drive: Self.searchDrive, screenshot: "chromium-search-page.png")
         XCTAssertEqual(report, "results=heckj+heck total=2 refreshed=yes after=heckj+heck")
         XCTAssertEqual(fake.searchQueries.filter { $0 == "heck" }.count, 2, "the typed search and the refresh: \(fake.searchQueries)")

@@ -2,28 +2,32 @@ import XCTest
 
 @testable import ServiceApp
 
-/// The token bucket on explicit (virtual) time.
+/// The token bucket on explicit (virtual) time: instants a fixed origin plus what the test says.
 final class TokenBucketTests: XCTestCase {
+    private let origin = ContinuousClock.now
+
+    private func at(_ offset: Duration) -> ContinuousClock.Instant { origin + offset }
+
     func testAFullMinuteThenOnePerRefillInterval() {
-        var bucket = TokenBucket(capacity: 60, refillPerSecond: 1, now: 1_000)
-        for _ in 0..<60 { XCTAssertNil(bucket.spend(now: 1_000)) }
-        XCTAssertEqual(bucket.spend(now: 1_000), 1, "empty: one token in a second")
-        XCTAssertEqual(bucket.spend(now: 1_000.5), 1, "half a token is not a token")
-        XCTAssertNil(bucket.spend(now: 1_001))
-        XCTAssertEqual(bucket.spend(now: 1_001), 1)
-        XCTAssertFalse(bucket.isFull(now: 1_030))
-        XCTAssertTrue(bucket.isFull(now: 1_061))
-        for _ in 0..<60 { XCTAssertNil(bucket.spend(now: 1_061)) }
-        XCTAssertNotNil(bucket.spend(now: 1_061), "never more than capacity, however long it rested")
+        var bucket = TokenBucket(capacity: 60, refillInterval: .seconds(1), now: at(.seconds(1_000)))
+        for _ in 0..<60 { XCTAssertNil(bucket.spend(now: at(.seconds(1_000)))) }
+        XCTAssertEqual(bucket.spend(now: at(.seconds(1_000))), 1, "empty: one token in a second")
+        XCTAssertEqual(bucket.spend(now: at(.milliseconds(1_000_500))), 1, "half a token is not a token")
+        XCTAssertNil(bucket.spend(now: at(.seconds(1_001))))
+        XCTAssertEqual(bucket.spend(now: at(.seconds(1_001))), 1)
+        XCTAssertFalse(bucket.isFull(now: at(.seconds(1_030))))
+        XCTAssertTrue(bucket.isFull(now: at(.seconds(1_061))))
+        for _ in 0..<60 { XCTAssertNil(bucket.spend(now: at(.seconds(1_061)))) }
+        XCTAssertNotNil(bucket.spend(now: at(.seconds(1_061))), "never more than capacity, however long it rested")
     }
 
     func testRetryAfterCountsTheMissingFraction() {
-        var bucket = TokenBucket(capacity: 2, refillPerSecond: 2.0 / 60, now: 0)
-        XCTAssertNil(bucket.spend(now: 0))
-        XCTAssertNil(bucket.spend(now: 0))
-        XCTAssertEqual(bucket.spend(now: 0), 30)
-        XCTAssertEqual(bucket.spend(now: 20), 10)
-        XCTAssertNil(bucket.spend(now: 30))
+        var bucket = TokenBucket(capacity: 2, refillInterval: .seconds(30), now: at(.zero))
+        XCTAssertNil(bucket.spend(now: at(.zero)))
+        XCTAssertNil(bucket.spend(now: at(.zero)))
+        XCTAssertEqual(bucket.spend(now: at(.zero)), 30)
+        XCTAssertEqual(bucket.spend(now: at(.seconds(20))), 10)
+        XCTAssertNil(bucket.spend(now: at(.seconds(30))))
     }
 }
 
@@ -32,9 +36,9 @@ final class ClientLimiterTests: XCTestCase {
     private final class Clock: @unchecked Sendable {
         // Sendable: `value` is guarded by `lock`.
         private let lock = NSLock()
-        private var value: Double = 100
-        var now: @Sendable () -> Double { { [self] in lock.withLock { value } } }
-        func advance(_ seconds: Double) { lock.withLock { value += seconds } }
+        private var value = ContinuousClock.now + .seconds(100)
+        var now: @Sendable () -> ContinuousClock.Instant { { [self] in lock.withLock { value } } }
+        func advance(_ duration: Duration) { lock.withLock { value += duration } }
     }
 
     private let clock = Clock()
@@ -61,9 +65,9 @@ final class ClientLimiterTests: XCTestCase {
         for _ in 0..<3 { XCTAssertNil(limiter.spendLookup("a")) }
         XCTAssertEqual(limiter.spendLookup("a")?.seconds, 20)
         XCTAssertNil(limiter.spendLookup("b"))
-        clock.advance(20)
+        clock.advance(.seconds(20))
         XCTAssertNil(limiter.spendLookup("a"))
-        clock.advance(61)
+        clock.advance(.seconds(61))
         for _ in 0..<3 { XCTAssertNil(limiter.spendLookup("a"), "refilled") }
         XCTAssertNotNil(limiter.spendLookup("a"))
     }
@@ -73,18 +77,18 @@ final class ClientLimiterTests: XCTestCase {
         XCTAssertEqual(limiter.block("10.0.0.1", seconds: 30).seconds, 30)
         XCTAssertEqual(limiter.spendLookup("10.0.0.1")?.seconds, 30, "its own bucket is full, the shared one is not")
         XCTAssertNil(limiter.spendLookup("10.0.0.2"), "another client")
-        clock.advance(29.5)
+        clock.advance(.milliseconds(29_500))
         XCTAssertEqual(limiter.spendLookup("10.0.0.1")?.seconds, 1)
-        clock.advance(0.5)
+        clock.advance(.milliseconds(500))
         XCTAssertNil(limiter.spendLookup("10.0.0.1"))
     }
 
     func testClientsWithoutStateAreForgotten() {
-        let limiter = limiter(.init(lookupsPerMinute: 60, idleSeconds: 600))
+        let limiter = limiter(.init(lookupsPerMinute: 60, idleTimeout: .seconds(600)))
         XCTAssertNil(limiter.openSession("a"))
         _ = limiter.spendLookup("b")
         _ = limiter.spendLookup("c")
-        clock.advance(601)
+        clock.advance(.seconds(601))
         _ = limiter.spendLookup("d")  // a new client triggers the sweep
         XCTAssertEqual(limiter.count, 2, "a (open session) and d stay; b and c are full again and idle")
     }

@@ -16,13 +16,13 @@ public final class UpstreamGate: @unchecked Sendable {
     private let lock = Lock()
     private var inFlight = 0
     private var waiters = FIFOWaiters()
-    private let onWait: @Sendable (_ seconds: Double, _ queueLength: Int) -> Void
+    private let onWait: @Sendable (_ wait: Duration, _ queueLength: Int) -> Void
 
     /// - Parameters:
     ///   - limit: requests in flight at most, clamped to 1…`maxLimit`.
     ///   - onWait: told how long each admitted request waited, and the queue length after it
     ///     (for metrics; called outside the lock).
-    public init(limit: Int = 8, onWait: @escaping @Sendable (Double, Int) -> Void = { _, _ in }) {
+    public init(limit: Int = 8, onWait: @escaping @Sendable (Duration, Int) -> Void = { _, _ in }) {
         self.limit = min(Self.maxLimit, max(1, limit))
         self.onWait = onWait
     }
@@ -59,7 +59,7 @@ public final class UpstreamGate: @unchecked Sendable {
             waiters.append(waiter)
             return false
         }
-        if granted { onWait(0, waiting) }
+        if granted { onWait(.zero, waiting) }
         return granted
     }
 
@@ -76,7 +76,7 @@ public final class UpstreamGate: @unchecked Sendable {
             return nil
         }
         guard let (waiter, queued) = next else { return }
-        onWait((ContinuousClock.now - waiter.since) / .seconds(1), queued)
+        onWait(ContinuousClock.now - waiter.since, queued)
         waiter.grant()
     }
 

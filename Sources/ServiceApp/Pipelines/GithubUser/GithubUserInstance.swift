@@ -7,14 +7,14 @@ import StreamCore
 enum GithubUserInstance {
     /// Sends the `hello`, then builds a new `GithubUserPipeline` whose events go to `output`.
     static func start(
-        client: GithubClient, throttleMs: Int, minLength: Int, scheduler: AnySchedulerOf<DispatchQueue>,
+        client: GithubClient, throttle: Duration, minLength: Int, scheduler: AnySchedulerOf<DispatchQueue>,
         quota: (any UpstreamQuota)?, output: PipelineInstance.Output
     ) -> PipelineInstance {
         let tracer = output.trace.map { PipelineTracer(scheduler: scheduler, send: $0) }
         let write: @Sendable (GithubUserEvent) -> Void = { event in output.event(event.json) }
-        write(.hello(throttleMs: throttleMs, minLength: minLength))
+        write(.hello(throttleMs: Int(throttle.wholeMilliseconds), minLength: minLength))
         let pipeline = GithubUserPipeline(
-            client: client, throttle: .milliseconds(throttleMs), scheduler: scheduler, quota: quota, tracer: tracer, write: write
+            client: client, throttle: .milliseconds(Int(throttle.wholeMilliseconds)), scheduler: scheduler, quota: quota, tracer: tracer, write: write
         )
         return PipelineInstance(receive: { pipeline.receive(ClientFrame(text: $0), write: write) }, cancel: pipeline.cancel)
     }

@@ -12,7 +12,7 @@ enum SearchInstance {
     ) -> PipelineInstance {
         let tracer = output.trace.map { PipelineTracer(scheduler: scheduler, send: $0) }
         let write: @Sendable (SearchEvent) -> Void = { event in output.event(event.json) }
-        write(.hello(debounceMs: settings.debounceMs, refreshDelayMs: settings.refreshDelayMs))
+        write(.hello(debounceMs: Int(settings.debounce.wholeMilliseconds), refreshDelayMs: Int(settings.refreshDelay.wholeMilliseconds)))
         let pipeline = SearchPipeline(client: client, settings: settings, scheduler: scheduler, quota: quota, tracer: tracer, write: write)
         return PipelineInstance(receive: { pipeline.receive(SearchFrame(text: $0), write: write) }, cancel: pipeline.cancel)
     }

@@ -6,8 +6,8 @@ import StreamCore
 /// The seed's search bar with pull-to-refresh, for one `/ws/search` session.
 ///
 /// ```
-/// text ─▶ prepend("") ─▶ debounce(debounceMs) ─▶ removeDuplicates ─────────────────────┐
-/// refresh ─▶ withLatestFrom(text.prepend("")) ─▶ map { text } ─▶ delay(refreshDelayMs) ─┴▶ merge
+/// text ─▶ prepend("") ─▶ debounce(debounce) ─▶ removeDuplicates ─────────────────────┐
+/// refresh ─▶ withLatestFrom(text.prepend("")) ─▶ map { text } ─▶ delay(refreshDelay) ─┴▶ merge
 ///       ─▶ map(search) ─▶ switchToLatest ─▶ search events
 /// ```
 /// As in the seed, the refresh path ends the refresh indicator when its delayed value goes on
@@ -19,8 +19,10 @@ final class SearchPipeline: @unchecked Sendable {
 
     /// Timings and page size (`search.*` in the configuration).
     struct Settings: Sendable, Equatable {
-        var debounceMs = 300
-        var refreshDelayMs = 300
+        /// `search.debounceMs`.
+        var debounce: Duration = .milliseconds(300)
+        /// `search.refreshDelayMs`.
+        var refreshDelay: Duration = .milliseconds(300)
         var perPage = 10
     }
 
@@ -43,7 +45,7 @@ final class SearchPipeline: @unchecked Sendable {
         let searchStream = text.prepend("")
         let typed = searchStream
             .traced(Stage.input, tracer, on: scheduler)
-            .debounce(for: .milliseconds(settings.debounceMs), scheduler: scheduler)
+            .debounce(for: .milliseconds(Int(settings.debounce.wholeMilliseconds)), scheduler: scheduler)
             .traced(Stage.debounce, tracer, on: scheduler)
             .removeDuplicates()
             .traced(Stage.removeDuplicates, tracer, on: scheduler)
@@ -52,7 +54,7 @@ final class SearchPipeline: @unchecked Sendable {
             .withLatestFrom(searchStream)
             .map { _, latest in latest }
             .traced(Stage.withLatestFrom, tracer, on: scheduler)
-            .delay(for: .milliseconds(settings.refreshDelayMs), scheduler: scheduler)
+            .delay(for: .milliseconds(Int(settings.refreshDelay.wholeMilliseconds)), scheduler: scheduler)
             .traced(Stage.delay, tracer, on: scheduler)
             .handleEvents(receiveOutput: { [activity] _ in activity.deliverInOrder { write(.refreshing(active: false)) } })
         typed.merge(with: refreshed)

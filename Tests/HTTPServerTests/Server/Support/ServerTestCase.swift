@@ -8,7 +8,7 @@ class ServerTestCase: XCTestCase {
 
     /// A configuration for tests: loopback, a free port, two loops, short timeouts.
     func testConfiguration() -> HTTPServerConfiguration {
-        HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 2, drainTimeout: 5)
+        HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 2, drainTimeout: .seconds(5))
     }
 
     /// Starts a server; `setUp` can add WebSocket routes before it starts.
