@@ -19,14 +19,7 @@ final class ConfigPrecedenceProcessTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func binary() throws -> URL {
-        guard let binary = ChildProcess.builtProduct("ServiceApp") else {
-            let message = "the ServiceApp binary is not built (swift build --product ServiceApp)"
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(message) }
-            throw XCTSkip(message)
-        }
-        return binary
-    }
+    private func binary() throws -> URL { try ChildProcess.requiredProduct("ServiceApp") }
 
     /// The process environment without any of the service's variables, plus `variables`.
     private func environment(_ variables: [String: String]) -> [String: String] {

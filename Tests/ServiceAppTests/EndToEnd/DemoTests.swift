@@ -51,11 +51,7 @@ final class DemoTests: EndToEndTestCase {
     }
 
     func testFakeGithubServerAnswersHelp() throws {
-        guard let binary = ChildProcess.builtProduct("FakeGithubServer") else {
-            let message = "the FakeGithubServer binary is not built (swift build --product FakeGithubServer)"
-            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail(message) }
-            throw XCTSkip(message)
-        }
+        let binary = try ChildProcess.requiredProduct("FakeGithubServer")
         let child = try ChildProcess(binary, ["--help"])
         XCTAssertEqual(child.waitForExit(timeout: 10), 0, child.output)
         for text in ["USAGE: FakeGithubServer", "--port", "--any-login", "--demo", "slowpoke", "limited"] {

@@ -7,11 +7,7 @@ import XCTest
 /// `listening on` line, traffic, SIGTERM, exit 0 within the drain time.
 final class ServiceProcessTests: XCTestCase {
     func testBinaryServesAndDrainsOnSIGTERM() throws {
-        guard let binary = ChildProcess.builtProduct("ServiceApp") else {
-            let message = "the ServiceApp binary is not built (swift build --product ServiceApp)"
-            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail(message) }
-            throw XCTSkip(message)
-        }
+        let binary = try ChildProcess.requiredProduct("ServiceApp")
         let fake = FakeGithub()
         let fakeURL = try fake.start()
         defer { fake.stop() }

@@ -30,6 +30,15 @@ final class ChildProcess: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// The built executable `name`. Not built, the test is skipped, or under `CI=true` it fails
+    /// (`ToolMissing`): there a missing binary must not pass unseen.
+    static func requiredProduct(_ name: String) throws -> URL {
+        if let binary = builtProduct(name) { return binary }
+        let message = "the \(name) binary is not built (swift build --product \(name))"
+        if ProcessInfo.processInfo.environment["CI"] != nil { throw ToolMissing(message: "CI is set, so this fails: \(message)") }
+        throw XCTSkip(message)
+    }
+
     /// Starts `executable` with `arguments`; its stdout and stderr are collected together.
     init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws {
         let pipe = Pipe()
