@@ -3,7 +3,7 @@ import StreamCore
 /// The protocol of one `/ws/pipelines` connection as a pure state machine: fed what happens
 /// (a client frame, an instance's event, a fair-use answer, the socket closing), it returns what
 /// to do, in order. It holds the subscriptions' demand and the events waiting for it; it never
-/// touches a socket or an instance (`PipelineMultiplexer` does, on one serial queue).
+/// touches a socket or an instance (`PipelineMultiplexer` does, in the order it returned them).
 ///
 /// Sessions (`limits.sessionsPerClient`): the connection itself was counted as one session when
 /// it was upgraded; that session covers one subscription (the *base*), and every other
