@@ -8,7 +8,8 @@ import Locking
 ///
 /// Why not Dispatch sources: under load they cost about five extra system calls per message
 /// (futex wake-ups, `epoll_ctl` re-arming, an `ioctl(FIONREAD)` per read); here an echoed
-/// WebSocket message costs one `read` and one `send`, plus a share of one `epoll_wait`.
+/// WebSocket message costs one `read` and one `send`, plus a share of one `epoll_wait` and of
+/// one `sched_yield`.
 ///
 /// A loop also owns one read buffer shared by its connections (reads are serial, so an idle
 /// connection holds no buffer) and a deadline sweep that times connections out without a timer
@@ -158,14 +159,17 @@ public final class EventLoop: @unchecked Sendable {
         pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
         nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
         while running {
-            _ = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
+            let ready = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
                 guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
                 handler.ready(event)
             }
             runTasks()
-            // No `sched_yield` after a busy turn (there was one until issue #23): with the load
-            // generator on the same 2 cores it no longer paid, costing CPU per request and
-            // WebSocket round trips (docs/benchmarks.md, "sched_yield").
+            // After a busy turn, let other runnable threads on this core go first (a no-op when
+            // there are none): the peer of a WebSocket on the same machine answers sooner, and
+            // the loop finds more to do per `epoll_wait`. Without it WebSocket echo made 0.70×
+            // the round trips at 1.22× the CPU each (docs/benchmarks.md, "The yield, measured a
+            // third time").
+            if ready > 0 { sched_yield() }
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
                 sweep(now: now)
