@@ -31,6 +31,10 @@ final class EventLoopTests: XCTestCase {
         let loop = try makeLoop()
         let log = Log()
         let done = expectation(description: "all tasks ran")
+        // The loop waits until every task below is queued: otherwise it may run "a" (queuing
+        // "a-queued") before this thread has queued "b", and the order checked is not the one set up.
+        let queued = DispatchSemaphore(value: 0)
+        loop.enqueue { queued.wait() }
         loop.enqueue {
             log.append("a")
             loop.execute { log.append("a-inline") }
@@ -40,6 +44,7 @@ final class EventLoopTests: XCTestCase {
         loop.enqueue { log.append("c") }
         // Queued from the loop after "a-queued": runs after it.
         loop.enqueue { loop.enqueue { log.append("last"); done.fulfill() } }
+        queued.signal()
         wait(for: [done], timeout: 5)
         XCTAssertEqual(log.entries, ["a", "a-inline", "b", "c", "a-queued", "last"])
     }
