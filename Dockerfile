@@ -23,8 +23,10 @@ RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
 # Installed stripped of its symbol table (a large part of its size); to symbolicate a crash, keep
-# the unstripped binary of the same build.
-RUN swift build -c release --static-swift-stdlib --product ServiceApp \
+# the unstripped binary of the same build. Linked with the toolchain's lld: GNU ld prints a
+# warning about `mktemp` in the static Foundation library (the toolchain's code, never called by
+# ours), and lld does not, so the build log stays free of warnings.
+RUN swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product ServiceApp \
     && install -D -s "$(swift build -c release --show-bin-path)/ServiceApp" /out/ServiceApp
 
 # ---- run --------------------------------------------------------------------------------------
