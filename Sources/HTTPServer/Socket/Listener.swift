@@ -81,9 +81,8 @@ final class Listener: @unchecked Sendable {
         logger.warning("accept failed: \(error); accepting again in \(Self.exhaustedPause)")
         paused = true
         source.suspend()
-        let (seconds, attoseconds) = Self.exhaustedPause.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        let resume = DispatchTime(uptimeNanoseconds: Deadline.after(Self.exhaustedPause).uptimeNanoseconds)
+        queue.asyncAfter(deadline: resume) { [weak self] in
             guard let self, paused, let source = self.source else { return }
             paused = false
             source.resume()
