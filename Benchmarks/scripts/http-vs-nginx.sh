@@ -15,6 +15,10 @@
 #   binary (optional; it serves /hello, 13 bytes, with `--threads WORKERS`).
 #   LOADGEN=path to the WebSocket load generator (default: WebSocketClientBench, built by
 #   lib.sh's ensure_loadgen).
+#   SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): pin the servers, and wrk and the load generator, to
+#   those CPUs with taskset (as run-all.sh does), so that server and load do not compete for
+#   cores. WORKERS then defaults to the number of SERVER_CPUS, which is also the service's loop
+#   count (it sizes its loops by the CPUs it may use).
 # Prints Markdown tables on stdout; progress on stderr. Loopback only.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,7 +26,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ $# -ge 1 ] || die "usage: $0 [NAME=]SERVICE_BINARY ..."
 ROUNDS="${ROUNDS:-5}"
 DURATION="${DURATION:-5}"
-WORKERS="${WORKERS:-$(nproc)}"
+server_pin=() load_pin=()
+if [ -n "${SERVER_CPUS:-}" ]; then server_pin=(taskset -c "$SERVER_CPUS"); fi
+if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
+WORKERS="${WORKERS:-$(${server_pin[@]+"${server_pin[@]}"} nproc)}"
 HUMMINGBIRD="${HUMMINGBIRD:-}"
 ensure_wrk
 command -v nginx >/dev/null 2>&1 || die "nginx not found (apt-get install nginx)"
@@ -58,8 +65,8 @@ start_service() {
     local name="$1" binary="$2" port
     [ -x "$binary" ] || die "$binary is not an executable"
     port="$(free_port)"
-    "$binary" --host 127.0.0.1 --port "$port" --github-api-url http://127.0.0.1:9 \
-        >"$tmp/$name.log" 2>&1 &
+    ${server_pin[@]+"${server_pin[@]}"} "$binary" --host 127.0.0.1 --port "$port" \
+        --github-api-url http://127.0.0.1:9 >"$tmp/$name.log" 2>&1 &
     local pid=$!
     PIDS+=("$pid")
     wait_port "$port" "$pid"
@@ -93,7 +100,8 @@ http {
     }
 }
 EOF
-    nginx -c "$tmp/nginx/nginx.conf" -g 'daemon off;' >"$tmp/nginx.log" 2>&1 &
+    ${server_pin[@]+"${server_pin[@]}"} nginx -c "$tmp/nginx/nginx.conf" -g 'daemon off;' \
+        >"$tmp/nginx.log" 2>&1 &
     local pid=$!
     PIDS+=("$pid")
     wait_port "$port" "$pid"
@@ -103,7 +111,8 @@ EOF
 start_hummingbird() {
     local port
     port="$(free_port)"
-    "$HUMMINGBIRD" --port "$port" --threads "$WORKERS" >"$tmp/hummingbird.log" 2>&1 &
+    ${server_pin[@]+"${server_pin[@]}"} "$HUMMINGBIRD" --port "$port" --threads "$WORKERS" \
+        >"$tmp/hummingbird.log" 2>&1 &
     local pid=$!
     PIDS+=("$pid")
     wait_port "$port" "$pid"
@@ -111,45 +120,48 @@ start_hummingbird() {
     CPU_PIDS+=("$pid")
 }
 
-# CPU ticks (user + system) of PID and its children processes (nginx's workers).
+# CPU ticks of PID and its children processes (nginx's workers): "user+system system".
 cpu_ticks() {
-    local total=0 pid ticks
+    local total=0 system=0 pid user sys
     for pid in "$1" $(pgrep -P "$1" || true); do
-        ticks="$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
-        total=$((total + ticks))
+        read -r user sys < <(awk '{ print $14, $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0 0)
+        total=$((total + user + sys)) system=$((system + sys))
     done
-    echo "$total"
+    echo "$total $system"
 }
 
-# run INDEX: one wrk run against server INDEX; prints "requests/s µs-per-request".
+# run INDEX: one wrk run against server INDEX; prints "requests/s µs-per-request system-µs".
 run() {
-    local i="$1" before after requests seconds
-    before="$(cpu_ticks "${CPU_PIDS[$i]}")"
-    run_bg timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" "${URLS[$i]}" >"$tmp/wrk.txt" ||
-        die "[${NAMES[$i]}] wrk failed"
-    after="$(cpu_ticks "${CPU_PIDS[$i]}")"
+    local i="$1" before before_sys after after_sys requests seconds
+    read -r before before_sys < <(cpu_ticks "${CPU_PIDS[$i]}")
+    run_bg timeout $((DURATION + 30)) ${load_pin[@]+"${load_pin[@]}"} \
+        wrk -t2 -c64 -d"${DURATION}s" "${URLS[$i]}" >"$tmp/wrk.txt" || die "[${NAMES[$i]}] wrk failed"
+    read -r after after_sys < <(cpu_ticks "${CPU_PIDS[$i]}")
     if grep -q 'Non-2xx or 3xx responses' "$tmp/wrk.txt"; then die "[${NAMES[$i]}] non-2xx answers"; fi
     requests="$(awk '/requests in/ { print $1 }' "$tmp/wrk.txt")"
     seconds="$(awk '/requests in/ { sub(/s,$/, "", $4); print $4 }' "$tmp/wrk.txt")"
-    awk -v r="$requests" -v s="$seconds" -v t=$((after - before)) -v hz="$TICKS" \
-        'BEGIN { printf "%.0f %.2f\n", r / s, t / hz * 1e6 / r }'
+    awk -v r="$requests" -v s="$seconds" -v t=$((after - before)) -v k=$((after_sys - before_sys)) \
+        -v hz="$TICKS" 'BEGIN { printf "%.0f %.2f %.2f\n", r / s, t / hz * 1e6 / r, k / hz * 1e6 / r }'
 }
 
-# run_ws INDEX: one load-generator run against server INDEX; prints "round-trips/s p99-µs µs-per-round-trip".
+# run_ws INDEX: one load-generator run against server INDEX; prints "round-trips/s p99-µs
+# µs-per-round-trip system-µs load-generator-µs" (the last from the generator's own report).
 run_ws() {
-    local i="$1" before after rc=0
-    before="$(cpu_ticks "${CPU_PIDS[$i]}")"
-    run_bg timeout $((DURATION + 30)) "$LOADGEN" -c 64 -d "$DURATION" -s 32 -o json "${WS_URLS[$i]}" \
-        >"$tmp/ws.json" || rc=$?
-    after="$(cpu_ticks "${CPU_PIDS[$i]}")"
-    python3 - "$tmp/ws.json" $((after - before)) "$TICKS" "$DURATION" "$rc" "${NAMES[$i]}" <<'PY'
+    local i="$1" before before_sys after after_sys rc=0
+    read -r before before_sys < <(cpu_ticks "${CPU_PIDS[$i]}")
+    run_bg timeout $((DURATION + 30)) ${load_pin[@]+"${load_pin[@]}"} \
+        "$LOADGEN" -c 64 -d "$DURATION" -s 32 -o json "${WS_URLS[$i]}" >"$tmp/ws.json" || rc=$?
+    read -r after after_sys < <(cpu_ticks "${CPU_PIDS[$i]}")
+    python3 - "$tmp/ws.json" $((after - before)) $((after_sys - before_sys)) "$TICKS" "$DURATION" \
+        "$rc" "${NAMES[$i]}" <<'PY'
 import json, sys
-path, ticks, hz, duration, rc, name = sys.argv[1:]
+path, ticks, sys_ticks, hz, duration, rc, name = sys.argv[1:]
 r = json.load(open(path))
 if int(rc) != 0 or r["errors"] != 0:
     sys.exit(f"[{name}] the load generator reported {r['errors']} errors (exit {rc})")
 trips = r["rate"] * float(duration)
-print(f"{r['rate']:.0f} {r['p99_us']} {int(ticks) / float(hz) * 1e6 / trips:.2f}")
+def per_trip(t): return int(t) / float(hz) * 1e6 / trips
+print(f"{r['rate']:.0f} {r['p99_us']} {per_trip(ticks):.2f} {per_trip(sys_ticks):.2f} {r.get('cpu_us_per_round_trip', 'n/a')}")
 PY
 }
 
@@ -164,24 +176,28 @@ start_nginx
 
 log "warm-up: 1 s of wrk on each server"
 for i in "${!NAMES[@]}"; do
-    run_bg timeout 30 wrk -t2 -c64 -d1s "${URLS[$i]}" >/dev/null || die "[${NAMES[$i]}] warm-up failed"
+    run_bg timeout 30 ${load_pin[@]+"${load_pin[@]}"} wrk -t2 -c64 -d1s "${URLS[$i]}" >/dev/null || die "[${NAMES[$i]}] warm-up failed"
 done
 
-printf '| round | server | requests/s | CPU µs/request |\n|---:|---|---:|---:|\n'
+printf '| round | server | requests/s | CPU µs/request | of which system |\n|---:|---|---:|---:|---:|\n'
 for round in $(seq "$ROUNDS"); do
     for i in "${!NAMES[@]}"; do
         out="$(run "$i")" || exit 1
-        read -r rps us <<<"$out"
-        printf '| %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rps" "$us"
-        printf '%s %s %s\n' "${NAMES[$i]}" "$rps" "$us" >>"$tmp/results"
+        read -r rps us sys_us <<<"$out"
+        printf '| %s | %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rps" "$us" "$sys_us"
+        printf '%s %s %s %s\n' "${NAMES[$i]}" "$rps" "$us" "$sys_us" >>"$tmp/results"
     done
 done
 
+pinning="nothing pinned"
+[ -z "${SERVER_CPUS:-}${LOAD_CPUS:-}" ] ||
+    pinning="servers on CPUs ${SERVER_CPUS:-any}, load on CPUs ${LOAD_CPUS:-any}"
+
 nginx_name="nginx-${WORKERS}w"
-printf '\nMedians over %s rounds (wrk -t2 -c64 -d%ss, %s loops/workers, load average %s):\n\n' \
-    "$ROUNDS" "$DURATION" "$WORKERS" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| server | requests/s | CPU µs/request | throughput vs nginx | CPU/request vs nginx |\n'
-printf '|---|---:|---:|---:|---:|\n'
+printf '\nMedians over %s rounds (wrk -t2 -c64 -d%ss, %s loops/workers, %s, load average %s):\n\n' \
+    "$ROUNDS" "$DURATION" "$WORKERS" "$pinning" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| server | requests/s | CPU µs/request | of which system | throughput vs nginx | CPU/request vs nginx |\n'
+printf '|---|---:|---:|---:|---:|---:|\n'
 python3 - "$tmp/results" "$nginx_name" "${NAMES[@]}" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
@@ -190,36 +206,38 @@ def median(name, column):
     return statistics.median(float(r[column]) for r in rows if r[0] == name)
 base_rps, base_us = median(anchor, 1), median(anchor, 2)
 for name in names:
-    rps, us = median(name, 1), median(name, 2)
-    print(f"| {name} | {rps:,.0f} | {us:.2f} | {rps / base_rps:.2f}x | {us / base_us:.2f}x |")
+    rps, us, sys_us = median(name, 1), median(name, 2), median(name, 3)
+    print(f"| {name} | {rps:,.0f} | {us:.2f} | {sys_us:.2f} | {rps / base_rps:.2f}x | {us / base_us:.2f}x |")
 PY
 
 [ -n "$HUMMINGBIRD" ] || exit 0
 
 ensure_loadgen
-printf '\n| round | server | round trips/s | p99 µs | CPU µs/round trip |\n|---:|---|---:|---:|---:|\n'
+printf '\n| round | server | round trips/s | p99 µs | CPU µs/round trip | of which system | load generator CPU µs/round trip |\n'
+printf '|---:|---|---:|---:|---:|---:|---:|\n'
 for round in $(seq "$ROUNDS"); do
     for i in "${!NAMES[@]}"; do
         [ -n "${WS_URLS[$i]}" ] || continue
         out="$(run_ws "$i")" || exit 1
-        read -r rate p99 us <<<"$out"
-        printf '| %s | %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rate" "$p99" "$us"
-        printf '%s %s %s %s\n' "${NAMES[$i]}" "$rate" "$p99" "$us" >>"$tmp/ws-results"
+        read -r rate p99 us sys_us loadgen_us <<<"$out"
+        printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rate" "$p99" "$us" "$sys_us" "$loadgen_us"
+        printf '%s %s %s %s %s %s\n' "${NAMES[$i]}" "$rate" "$p99" "$us" "$sys_us" "$loadgen_us" >>"$tmp/ws-results"
     done
 done
 
-printf '\nWebSocket echo, medians over %s rounds (%s -c 64 -s 32 -d %s, load average %s):\n\n' \
-    "$ROUNDS" "$(basename "$LOADGEN")" "$DURATION" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| server | round trips/s | p99 µs | CPU µs/round trip | round trips vs Hummingbird | CPU vs Hummingbird |\n'
-printf '|---|---:|---:|---:|---:|---:|\n'
+printf '\nWebSocket echo, medians over %s rounds (%s -c 64 -s 32 -d %s, %s, load average %s):\n\n' \
+    "$ROUNDS" "$(basename "$LOADGEN")" "$DURATION" "$pinning" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| server | round trips/s | p99 µs | CPU µs/round trip | of which system | load generator CPU µs/round trip | round trips vs Hummingbird | CPU vs Hummingbird |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
 python3 - "$tmp/ws-results" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 names = list(dict.fromkeys(r[0] for r in rows))
 def median(name, column):
-    return statistics.median(float(r[column]) for r in rows if r[0] == name)
+    values = [float(r[column]) for r in rows if r[0] == name and r[column] != "n/a"]
+    return statistics.median(values) if values else float("nan")
 base_rate, base_us = median("hummingbird", 1), median("hummingbird", 3)
 for name in names:
-    rate, p99, us = median(name, 1), median(name, 2), median(name, 3)
-    print(f"| {name} | {rate:,.0f} | {p99:,.0f} | {us:.2f} | {rate / base_rate:.2f}x | {us / base_us:.2f}x |")
+    rate, p99, us, sys_us, loadgen = (median(name, c) for c in (1, 2, 3, 4, 5))
+    print(f"| {name} | {rate:,.0f} | {p99:,.0f} | {us:.2f} | {sys_us:.2f} | {loadgen:.2f} | {rate / base_rate:.2f}x | {us / base_us:.2f}x |")
 PY
