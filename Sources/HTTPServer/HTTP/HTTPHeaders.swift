@@ -59,9 +59,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return false
     }
 
-    /// Removes every field, keeping the storage for the next request's (the parser reuses it).
-    mutating func removeAll() {
-        fields.removeAll(keepingCapacity: true)
+    /// The parser's refill of the previous request's storage: field `index` (at most `count`)
+    /// becomes `(name, value)`, appended when `index == count`.
+    mutating func setField(at index: Int, name: String, value: String) {
+        if index < fields.count { fields[index] = (name, value) } else { fields.append((name, value)) }
+    }
+
+    /// Drops the fields from `count` on, keeping the storage (the end of the parser's refill).
+    mutating func truncate(to count: Int) {
+        if count < fields.count { fields.removeSubrange(count...) }
     }
 
     /// Appends a field, keeping any existing ones of that name.

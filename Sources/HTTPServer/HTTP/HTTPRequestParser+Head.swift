@@ -24,6 +24,7 @@ private struct FieldLine {
 extension HTTPRequestParser {
     /// Parses `method SP request-target SP HTTP-version` and starts the header section.
     mutating func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) {
+        let previousTarget = head.target
         let parsed: Result<HTTPRequest, HTTPParseError> = buffer.withUnsafeBufferPointer { all in
             let line = UnsafeBufferPointer(rebasing: all[range])
             guard let sp1 = line.firstIndex(of: HTTPSyntax.space),
@@ -45,13 +46,14 @@ extension HTTPRequestParser {
             guard major == 1 else { return .failure(.unsupportedVersion) }
             return .success(HTTPRequest(
                 method: HTTPMethod(rawValue: String(decoding: method, as: UTF8.self)),
-                target: String(decoding: target, as: UTF8.self),
+                target: HTTPSyntax.string(target, reusing: previousTarget),
                 version: (major, minor)))
         }
-        // The last request's header storage is reused once its handler has let go of it.
-        var headers = head.headers
+        // The last request's header storage is refilled in place (copied first if its handler
+        // still holds it): its fields stay until overwritten, so that each new field can reuse
+        // the string the last request had at the same place; `finishHead` drops the rest.
+        let headers = head.headers
         head = HTTPRequest(method: .get, target: "")
-        headers.removeAll()
         head = try parsed.get()
         head.headers = headers
         body = []
@@ -78,8 +80,10 @@ extension HTTPRequestParser {
         }
         headerCount += 1
         if headerCount > limits.maxHeaderCount { throw .tooManyHeaders }
+        let index = headerCount - 1
+        let previous = isTrailer || index >= head.headers.fields.count ? nil : head.headers.fields[index]
         let field: FieldLine = try buffer.withUnsafeBufferPointer { all in
-            Self.parseField(UnsafeBufferPointer(rebasing: all[content]), keep: !isTrailer)
+            Self.parseField(UnsafeBufferPointer(rebasing: all[content]), keep: !isTrailer, reusing: previous)
         }.get()
         guard !isTrailer else { return false }  // trailers are validated, then dropped
         switch field.kind {
@@ -97,12 +101,15 @@ extension HTTPRequestParser {
             framing.unknownCoding = framing.unknownCoding || field.codings.unknown
             if field.codings.any { framing.lastIsChunked = field.codings.lastIsChunked }
         }
-        head.headers.add(field.name, field.value)
+        head.headers.setField(at: index, name: field.name, value: field.value)
         return false
     }
 
-    /// Validates `name ":" OWS value OWS`; with `keep`, decodes it into strings.
-    private static func parseField(_ line: UnsafeBufferPointer<UInt8>, keep: Bool) -> Result<FieldLine, HTTPParseError> {
+    /// Validates `name ":" OWS value OWS`; with `keep`, decodes it into strings, reusing those of
+    /// `previous` (the last request's field at the same place) when the bytes are the same.
+    private static func parseField(
+        _ line: UnsafeBufferPointer<UInt8>, keep: Bool, reusing previous: (name: String, value: String)?
+    ) -> Result<FieldLine, HTTPParseError> {
         if HTTPSyntax.isWhitespace(line[0]) { return .failure(.obsoleteLineFolding) }
         guard let colon = line.firstIndex(of: HTTPSyntax.colon) else { return .failure(.malformedHeader) }
         let name = UnsafeBufferPointer(rebasing: line[..<colon])
@@ -113,7 +120,8 @@ extension HTTPRequestParser {
         }
         guard keep else { return .success(FieldLine(name: "", value: "", kind: .other)) }
         var field = FieldLine(
-            name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self), kind: .other)
+            name: HTTPSyntax.string(name, reusing: previous?.name),
+            value: HTTPSyntax.string(value, reusing: previous?.value), kind: .other)
         if HTTPSyntax.equalsLowercase(name, "content-length") {
             field.kind = .contentLength
             field.length = parseContentLength(value)
@@ -159,6 +167,7 @@ extension HTTPRequestParser {
 
     /// Decides how the body is framed (RFC 9112 §6) and moves to reading it.
     private mutating func finishHead() throws(HTTPParseError) {
+        head.headers.truncate(to: headerCount)
         if framing.hostCount > 1 || (limits.requireHost && framing.hostCount == 0 && head.version.minor >= 1) {
             throw .invalidHost
         }

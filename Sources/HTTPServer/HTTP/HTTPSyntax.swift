@@ -54,6 +54,21 @@ enum HTTPSyntax {
         return true
     }
 
+    /// `bytes` as a String, or `candidate` itself when it holds exactly those bytes. The parser
+    /// offers the previous request's string at the same place (a keep-alive client repeats its
+    /// target and most fields: User-Agent, Accept, Sec-CH-UA…), so a repeated long string costs
+    /// a comparison instead of an allocation. Strings of up to 15 bytes are stored inline and
+    /// cost no allocation, so they are not compared.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing candidate: String?) -> String {
+        if bytes.count > 15, let candidate, candidate.utf8.count == bytes.count {
+            let same = candidate.utf8.withContiguousStorageIfAvailable { stored in
+                memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if same ?? candidate.utf8.elementsEqual(bytes) { return candidate }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Whether the two strings have the same UTF-8 bytes (not Unicode equivalence, which `==`
     /// compares): a `memcmp` of their storage.
     static func sameBytes<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
