@@ -21,6 +21,10 @@
 #                (SESSIONS=3000 MUX=3 MUX_CONNECTIONS=1000: as many users on both endpoints).
 #              IDLE=N: N more /ws sessions held idle through every run (the load generator's idle
 #                mode, opened at 2,000 a second before the first run), reported at the end.
+#              SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): pin the service to those CPUs, and the fake
+#                upstream and the load generators to these, with taskset (the service then runs
+#                as many loops as it has CPUs), so that the server-added latency is the server's
+#                own, without the load client's share of the same cores.
 #              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
 #              config file as it is (e.g. an older build's config/service.json, from git show).
 # Exit status 1 when a run reported failures or the service died.
@@ -45,6 +49,10 @@ for binary in "$SERVICE" "$UPSTREAM" "$LOAD"; do [ -x "$binary" ] || die "missin
 # Both ends of every session live on this machine: the client's and the server's descriptors.
 raise_nofile $((SESSIONS + IDLE + 512))
 
+server_pin=() load_pin=()
+if [ -n "${SERVER_CPUS:-}" ]; then server_pin=(taskset -c "$SERVER_CPUS"); fi
+if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
+
 tmp="$(mktemp -d)"
 upstream_pid="" service_pid="" load_pid=""
 cleanup() {
@@ -58,7 +66,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 
-upstream_cmd=("$UPSTREAM" --port 0 --delay-ms "$DELAY_MS")
+upstream_cmd=(${load_pin[@]+"${load_pin[@]}"} "$UPSTREAM" --port 0 --delay-ms "$DELAY_MS")
 names_args=()
 if [ "$NAMES" = replay ]; then
     users=$((MUX_CONNECTIONS * MUX > SESSIONS ? MUX_CONNECTIONS * MUX : SESSIONS))
@@ -72,7 +80,7 @@ upstream_url="$(wait_listening "$tmp/upstream.log" "$upstream_pid")"
 stats_url="$(grep -o 'http://[0-9.:]*/__stats' "$tmp/upstream.log" | head -1)"
 require_loopback "$upstream_url"; require_loopback "$stats_url"
 
-service_cmd=("$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --throttle-ms "$THROTTLE_MS")
+service_cmd=(${server_pin[@]+"${server_pin[@]}"} "$SERVICE" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --throttle-ms "$THROTTLE_MS")
 if [ -n "${SERVICE_CONFIG:-}" ]; then
     service_cmd+=(--config "$SERVICE_CONFIG")
 else
@@ -117,7 +125,7 @@ if [ "$IDLE" -gt 0 ]; then
     ensure_loadgen
     # Held through every run: ramp, typing, the wait for the last results and the settle time.
     hold=$(( RUNS * (${RAMP%.*} + DURATION + SETTLE + 20) + IDLE / 2000 + 5 ))
-    idle_cmd=("$LOADGEN" -m idle -c "$IDLE" -r 2000 -d "$hold" -o json "$ws_url")
+    idle_cmd=(${load_pin[@]+"${load_pin[@]}"} "$LOADGEN" -m idle -c "$IDLE" -r 2000 -d "$hold" -o json "$ws_url")
     log "idle sessions: ${idle_cmd[*]}"
     "${idle_cmd[@]}" >"$tmp/idle.json" 2>"$tmp/idle.err" &
     idle_pid=$!
@@ -139,7 +147,7 @@ status=0
 for run in $(seq "$RUNS"); do
     read -r -a run_args <<<"$(load_args "$run")"
     log "run $run: $LOAD ${run_args[*]} ${common_args[*]} --seed $run"
-    "$LOAD" "${run_args[@]}" "${common_args[@]}" --seed "$run" >"$tmp/run$run.json" &
+    ${load_pin[@]+"${load_pin[@]}"} "$LOAD" "${run_args[@]}" "${common_args[@]}" --seed "$run" >"$tmp/run$run.json" &
     load_pid=$!
     run_bg sleep "$(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }')"
     sample "run $run, mid-load (t = $(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }') s)"
@@ -195,6 +203,6 @@ printf '%s\n' "${samples[@]}"
 printf '\nCommands (the script runs them; URLs and ports are picked at run time):\n\n```\n'
 printf '%s\n' "${upstream_cmd[*]}" "(cd $ROOT_DIR && ${service_cmd[*]})" "ulimit -n $(ulimit -n)"
 [ -n "$idle_pid" ] && printf '%s\n' "${idle_cmd[*]}"
-for run in $(seq "$RUNS"); do printf '%s %s %s --seed %s\n' "$LOAD" "$(load_args "$run")" "${common_args[*]}" "$run"; done
+for run in $(seq "$RUNS"); do printf '%s%s %s %s --seed %s\n' "${load_pin[*]+${load_pin[*]} }" "$LOAD" "$(load_args "$run")" "${common_args[*]}" "$run"; done
 printf '```\n'
 exit "$status"
