@@ -12,9 +12,8 @@ import Locking
 /// one `sched_yield`.
 ///
 /// A loop also owns one read buffer shared by its connections (reads are serial, so an idle
-/// connection holds no buffer), a deadline sweep that times connections out without a timer
-/// per connection, and timers (`schedule(at:_:)`, and `scheduler` for StreamCore's operators)
-/// so that a session's throttle fires on the thread that writes its socket.
+/// connection holds no buffer) and a deadline sweep that times connections out without a timer
+/// per connection.
 public final class EventLoop: @unchecked Sendable {
     // Sendable: `tasks`, `wakePending`, `stopped` and `stopRequested` are guarded by `lock`;
     // `afterStop` serialises the tasks run once the thread has gone (the lock hand-over orders
@@ -31,9 +30,6 @@ public final class EventLoop: @unchecked Sendable {
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
     private var running = true
     private var spareTasks: [@Sendable () -> Void] = []
-    private var timers = LoopTimerQueue()
-    /// The deadline the epoll's timer is armed for, if it has not expired yet.
-    private var armedDeadline: UInt64?
 
     private let lock = Lock()
     private var tasks: [@Sendable () -> Void] = []
@@ -79,19 +75,6 @@ public final class EventLoop: @unchecked Sendable {
         if wake { wakePending = true }
         lock.unlock()
         if wake { epoll.wake() }
-    }
-
-    /// Runs `body` on the loop at `deadline` or soon after (never inline), unless the timer
-    /// returned is cancelled first. Safe from any thread; timers due at the same time run in the
-    /// order they were scheduled. A loop that has stopped runs no timers.
-    @discardableResult
-    public func schedule(at deadline: DispatchTime, _ body: @escaping @Sendable () -> Void) -> LoopTimer {
-        let timer = LoopTimer()
-        execute { [self] in
-            timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
-            armTimer(now: DispatchTime.now().uptimeNanoseconds)
-        }
-        return timer
     }
 
     /// Runs `body` on the loop and waits for its result; must not be called on the loop.
@@ -180,12 +163,6 @@ public final class EventLoop: @unchecked Sendable {
                 guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
                 handler.ready(event)
             }
-            // Timers before tasks: what a timer hands the loop (a throttled result to write)
-            // goes out in this turn, before the yield below.
-            let now = DispatchTime.now().uptimeNanoseconds
-            if let next = timers.nextDeadline, next <= now || armedDeadline.map({ $0 <= now }) ?? true {
-                runTimers(now: now)
-            }
             runTasks()
             // After a busy turn, let other runnable threads on this core go first (a no-op when
             // there are none): the peer of a WebSocket on the same machine answers sooner, and
@@ -193,6 +170,7 @@ public final class EventLoop: @unchecked Sendable {
             // the round trips at 1.22× the CPU each (docs/benchmarks.md, "The yield, measured a
             // third time").
             if ready > 0 { sched_yield() }
+            let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
                 sweep(now: now)
                 nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
@@ -230,23 +208,6 @@ public final class EventLoop: @unchecked Sendable {
         for task in batch { task() }
         batch.removeAll(keepingCapacity: true)
         spareTasks = batch
-    }
-
-    /// Runs the timers due at `now` (those they schedule for `now` or earlier too), then arms
-    /// the epoll's timer for the next.
-    private func runTimers(now: UInt64) {
-        while let action = timers.popDue(now: now) { action() }
-        armTimer(now: now)
-    }
-
-    /// Arms the epoll's timer for the earliest queued deadline unless it is armed for that or
-    /// earlier and has not expired. An expiry with nothing due (a cancelled timer) is harmless.
-    private func armTimer(now: UInt64) {
-        if let armed = armedDeadline, armed <= now { armedDeadline = nil }
-        guard let next = timers.nextDeadline else { return }
-        if let armed = armedDeadline, armed <= next { return }
-        epoll.armTimer(after: next > now ? next - now : 1)
-        armedDeadline = next
     }
 
     private func sweep(now: UInt64) {

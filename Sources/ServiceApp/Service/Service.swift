@@ -21,15 +21,11 @@ final class Service: Sendable {
     private let readiness = Readiness()
 
     /// - Parameter scheduler: where throttle windows and retry delays run (a test scheduler in
-    ///   tests). By default a session's pipeline runs its timers on its connection's event loop,
-    ///   so that its results need no hand-over to the thread that writes them, and the GitHub
-    ///   client's retry delays run on Dispatch.
-    init(config: ServiceConfig, logger: Logger, scheduler: AnySchedulerOf<DispatchQueue>? = nil) {
-        let injected = scheduler
-        let sessionScheduler: @Sendable (WebSocketSession) -> AnySchedulerOf<DispatchQueue> = { session in
-            injected ?? session.scheduler.eraseToAnyScheduler()
-        }
-        let scheduler = scheduler ?? DispatchQueue.global().eraseToAnyScheduler()
+    ///   tests).
+    init(
+        config: ServiceConfig, logger: Logger,
+        scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler()
+    ) {
         self.config = config
         let metrics = ServiceMetrics()
         self.metrics = metrics
@@ -71,21 +67,19 @@ final class Service: Sendable {
         server.setErrorResponse { status, message in
             JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
         }
-        let context: @Sendable (WebSocketSession) -> PipelineDescriptor.Context = { session in
-            PipelineDescriptor.Context(client: client, config: config, scheduler: sessionScheduler(session), fairUse: fairUse)
-        }
+        let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
         for pipeline in PipelineDescriptor.all {
             let opened = Self.sessionsOpened(pipeline.path)
             server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in
                 opened.increment()
-                PipelineSession.attach(session, to: pipeline, context: context(session))
+                PipelineSession.attach(session, to: pipeline, context: context)
             }
         }
         let mux = MuxMetrics()
         let opened = Self.sessionsOpened("/ws/pipelines")
         server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
             opened.increment()
-            PipelineMultiplexer.attach(session, context: context(session), settings: config.mux, metrics: mux)
+            PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)
