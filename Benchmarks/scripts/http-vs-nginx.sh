@@ -16,8 +16,7 @@
 #   LOADGEN=path to the WebSocket load generator (default: WebSocketClientBench, built by
 #   lib.sh's ensure_loadgen).
 #   SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): pin the servers, and wrk and the load generator, to
-#   those CPUs with taskset (as run-all.sh does), so that server and load do not compete for
-#   cores. WORKERS then defaults to the number of SERVER_CPUS, which is also the service's loop
+#   those CPUs (lib.sh), so that server and load do not compete for cores. WORKERS then defaults to the number of SERVER_CPUS, which is also the service's loop
 #   count (it sizes its loops by the CPUs it may use).
 # Prints Markdown tables on stdout; progress on stderr. Loopback only.
 set -euo pipefail
@@ -26,9 +25,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ $# -ge 1 ] || die "usage: $0 [NAME=]SERVICE_BINARY ..."
 ROUNDS="${ROUNDS:-5}"
 DURATION="${DURATION:-5}"
-server_pin=() load_pin=()
-if [ -n "${SERVER_CPUS:-}" ]; then server_pin=(taskset -c "$SERVER_CPUS"); fi
-if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
 WORKERS="${WORKERS:-$(${server_pin[@]+"${server_pin[@]}"} nproc)}"
 HUMMINGBIRD="${HUMMINGBIRD:-}"
 ensure_wrk

@@ -6,6 +6,14 @@ SCRATCH_DIR="$BENCH_DIR/.build-anchors"
 # The WebSocket load generator (see ensure_loadgen).
 LOADGEN="${LOADGEN:-}"
 
+# SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): the taskset prefixes that pin the servers, and the load
+# generators, to those CPUs, so that the two do not compete for cores (as if on separate
+# machines); empty when unset. Used as ${server_pin[@]+"${server_pin[@]}"} COMMAND (bash 4.3
+# treats an empty array as unset under `set -u`).
+server_pin=() load_pin=()
+if [ -n "${SERVER_CPUS:-}" ]; then server_pin=(taskset -c "$SERVER_CPUS"); fi
+if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
+
 log() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -21,9 +21,6 @@ source "$SCRIPTS/lib.sh"
 
 START_TIMEOUT=60   # seconds to wait for a server's `listening on` line
 OURS_NAME="${OURS_NAME:-ours}"
-server_pin="" load_pin=()
-if [ -n "${SERVER_CPUS:-}" ]; then server_pin="taskset -c $SERVER_CPUS "; fi
-if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
 
 tmp="$(mktemp -d)"
 server_pid=""
@@ -80,7 +77,7 @@ for i in "${!names[@]}"; do
     out="$tmp/server-$i.out"
     : >"$out"
     # exec: the PID we hold is the server itself, so stopping it and reading its RSS are exact.
-    bash -c "exec $server_pin$cmd" >"$out" 2>"$tmp/server-$i.err" &
+    bash -c "exec ${server_pin[*]+${server_pin[*]} }$cmd" >"$out" 2>"$tmp/server-$i.err" &
     server_pid=$!
     base=""
     deadline=$((SECONDS + START_TIMEOUT))
@@ -149,7 +146,7 @@ $(printf '%s\n' "${echo_rows[@]}")
 |---|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${idle_rows[@]}")
 
-Servers (one at a time; load generator on the same machine, over loopback$( [ -z "$server_pin${LOAD_CPUS:-}" ] || printf '; servers pinned with `%s`, load generators with `taskset -c %s`' "${server_pin% }" "${LOAD_CPUS:-(none)}")):
+Servers (one at a time; load generator on the same machine, over loopback$( [ -z "${SERVER_CPUS:-}${LOAD_CPUS:-}" ] || printf '; servers pinned with `taskset -c %s`, load generators with `taskset -c %s`' "${SERVER_CPUS:-(none)}" "${LOAD_CPUS:-(none)}")):
 $(for i in "${!names[@]}"; do printf -- '- %s: `%s`\n' "${names[$i]}" "${cmds[$i]}"; done)
 $( [ -n "${OURS_CMD:-}" ] || echo '- ours: not measured (OURS_CMD was empty)')
 

@@ -22,7 +22,7 @@
 #              IDLE=N: N more /ws sessions held idle through every run (the load generator's idle
 #                mode, opened at 2,000 a second before the first run), reported at the end.
 #              SERVER_CPUS / LOAD_CPUS (e.g. 0 and 1): pin the service to those CPUs, and the fake
-#                upstream and the load generators to these, with taskset (the service then runs
+#                upstream and the load generators to these (lib.sh) (the service then runs
 #                as many loops as it has CPUs), so that the server-added latency is the server's
 #                own, without the load client's share of the same cores.
 #              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
@@ -48,10 +48,6 @@ for binary in "$SERVICE" "$UPSTREAM" "$LOAD"; do [ -x "$binary" ] || die "missin
 
 # Both ends of every session live on this machine: the client's and the server's descriptors.
 raise_nofile $((SESSIONS + IDLE + 512))
-
-server_pin=() load_pin=()
-if [ -n "${SERVER_CPUS:-}" ]; then server_pin=(taskset -c "$SERVER_CPUS"); fi
-if [ -n "${LOAD_CPUS:-}" ]; then load_pin=(taskset -c "$LOAD_CPUS"); fi
 
 tmp="$(mktemp -d)"
 upstream_pid="" service_pid="" load_pid=""
