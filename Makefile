@@ -7,7 +7,7 @@ SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
 .PHONY: deps run demo docs test build-tests check-warnings unit-tests cluster-test conformance schemathesis \
-	image container-test tsan asan fuzz
+	image container-test tsan asan fuzz bench-check bench-update
 
 deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -77,6 +77,19 @@ conformance:
 	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="python3-venv"
 	@swift build --product ServiceApp
 	@./scripts/conformance.sh $(CONFORMANCE_PORT)
+
+# The benchmark regression gate (CI runs it): StreamCore's operators and HTTPServer's codecs in a
+# release build, instructions per operation (callgrind) and mallocs per operation
+# (package-benchmark) against the thresholds committed in Benchmarks/Thresholds/; fails on more
+# than 5 % more instructions or on a new allocation per operation. `make bench-update` rewrites the
+# thresholds from the current build (commit them with the change that moved them). docs/benchmarks.md.
+bench-check: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="valgrind binutils"
+	@./Benchmarks/scripts/bench-check.sh
+
+bench-update: deps
+	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="valgrind binutils"
+	@./Benchmarks/scripts/bench-check.sh --update
 
 # Property-based API tests of the live service (FakeGithubServer upstream) against its own
 # /openapi.json. Needs schemathesis: pip install schemathesis

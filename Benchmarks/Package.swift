@@ -1,6 +1,8 @@
-// swift-tools-version:6.0
-// Benchmarks of this project against comparison libraries. Not built by CI (slow to compile);
-// run it by hand, release builds only — see docs/benchmarks.md and docs/benchmarks-http-method.md.
+// swift-tools-version:6.1
+// Benchmarks of this project against comparison libraries, release builds only (docs/benchmarks.md).
+// CI builds only the regression gate's targets (Benchmarks/StreamCoreBenchmarks and
+// Benchmarks/HTTPServerBenchmarks, on ordo-one/benchmark: `make bench-check`); the anchors and load
+// tools are built by the scripts in scripts/.
 import Foundation
 import PackageDescription
 
@@ -13,6 +15,9 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // package-benchmark: instructions, mallocs and wall clock per case, and the committed
+        // thresholds `make bench-check` holds the gated cases to (Thresholds/).
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         // HTTP/WebSocket anchors: the same routes served by other Swift servers (scripts/run-all.sh).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -23,13 +28,39 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .executableTarget(
-            name: "StreamCoreBench",
+        // The regression gate (scripts/bench-check.sh, `make bench-check`). The cases, one catalog:
+        // StreamCore's operators beside OpenCombine's same cases, and HTTPServer's codecs.
+        .target(
+            name: "GateCases",
             dependencies: [
                 .product(name: "StreamCore", package: root),
+                .product(name: "HTTPServer", package: root),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // The catalog on package-benchmark (targets in Benchmarks/NAME, as its plugin expects):
+        // wall clock, mallocs (gated against Thresholds/), instructions where the CPU counts them.
+        .target(
+            name: "BenchmarkGate",
+            dependencies: ["GateCases", .product(name: "Benchmark", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "StreamCoreBenchmarks",
+            dependencies: ["BenchmarkGate", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/StreamCoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "HTTPServerBenchmarks",
+            dependencies: ["BenchmarkGate", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/HTTPServerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // One case under callgrind, counting the instructions of its operations only (the gate's
+        // instruction figures: these virtual CPUs have no hardware counters).
+        .executableTarget(name: "GateInstructions", dependencies: ["GateCases", "CCallgrind"]),
+        // Callgrind's client requests (valgrind's header; no-ops without valgrind).
+        .target(name: "CCallgrind"),
         // GET /hello and a WebSocket echo at /ws/echo on Hummingbird 2 (SwiftNIO).
         .executableTarget(
             name: "HummingbirdAnchor",
