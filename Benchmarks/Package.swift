@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Benchmarks of this project against comparison libraries. Not built by CI (slow to compile);
-// run it by hand, release builds only — see docs/benchmarks.md and docs/benchmarks-http-method.md.
+// run it by hand, release builds only — see docs/benchmarks.md and docs/benchmarks-method.md.
 import Foundation
 import PackageDescription
 
