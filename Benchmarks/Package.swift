@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
-// Benchmarks of this project against comparison libraries, release builds only (docs/benchmarks.md).
+// Benchmarks of this project against comparison libraries, release builds only (docs/benchmarks.md,
+// docs/benchmarks-method.md).
 // CI builds only the regression gate's targets (Benchmarks/StreamCoreBenchmarks and
 // Benchmarks/HTTPServerBenchmarks, on ordo-one/benchmark: `make bench-check`); the anchors and load
 // tools are built by the scripts in scripts/.

@@ -268,7 +268,7 @@ final class LoadSession: @unchecked Sendable {
         }
     }
 
-    /// Records the final result's latency; see docs/benchmarks.md for the definitions.
+    /// Records the final result's latency; see docs/benchmarks-method.md for the definitions.
     private func resolve(_ pending: Pending, at arrival: UInt64) {
         let raw = Int64(arrival - pending.sentAt)
         var hold = Int64(pending.due - pending.sentAt)

@@ -167,8 +167,8 @@ public final class EventLoop: @unchecked Sendable {
             // After a busy turn, let other runnable threads on this core go first (a no-op when
             // there are none): the peer of a WebSocket on the same machine answers sooner, and
             // the loop finds more to do per `epoll_wait`. Without it WebSocket echo made 0.70×
-            // the round trips at 1.22× the CPU each (docs/benchmarks.md, "The yield, measured a
-            // third time").
+            // the round trips at 1.22× the CPU each (measured for #24 in commit 325d20c; the figures
+            // are in the history of docs/benchmarks.md).
             if ready > 0 { sched_yield() }
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
