@@ -61,7 +61,8 @@ final class Service: Sendable {
         self.fairUse = fairUse
         server = HTTPServer(
             configuration: config.serverConfiguration,
-            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing),
+            router: Service.router(
+                client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing, logger: logger),
             logger: logger
         )
         server.setErrorResponse { status, message in
@@ -114,7 +115,8 @@ final class Service: Sendable {
     }
 
     private static func router(
-        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?
+        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?,
+        logger: Logger
     ) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
@@ -145,7 +147,7 @@ final class Service: Sendable {
             HTTPResponse(status: .ok, contentType: "application/json", text: OpenAPIDocument.json)
         })
         router.get("/api/users/{login}") { request in
-            await UserEndpoint.respond(to: request, client: client, quota: fairUse.quota(for: request))
+            await UserEndpoint.respond(to: request, client: client, quota: fairUse.quota(for: request), logger: logger)
         }
         return router
     }
