@@ -160,6 +160,18 @@ enum OpenAPIDocument {
                   }
                 }
               }
+            },
+            "/asyncapi.json": {
+              "get": {
+                "operationId": "getAsyncAPIDocument",
+                "summary": "An AsyncAPI 3.0 document of every WebSocket endpoint and message, in both directions",
+                "responses": {
+                  "200": {
+                    "description": "The AsyncAPI document",
+                    "content": { "application/json": { "schema": { "type": "object" } } }
+                  }
+                }
+              }
             }
         """#
 }
