@@ -97,6 +97,14 @@ final class FairUse: Sendable {
         return refused(client, refusal)
     }
 
+    /// Whether `client`'s allowance is spent now (this replica's bucket, or blocked by the
+    /// shared one), without taking from it: the refusal's wait, counted and logged as a
+    /// refusal; nil when a lookup would be allowed here.
+    func refuseLookupIfSpent(_ client: String) -> Int? {
+        guard let refusal = limiter.lookupRefusal(client) else { return nil }
+        return refused(client, refusal)
+    }
+
     /// `spendLookup`, then — with shared buckets — one token of the client's allowance across
     /// replicas; spent there, the client is refused here too until it refills.
     func spendLookup(_ client: String, completion: @escaping @Sendable (Int?) -> Void) {
@@ -129,4 +137,6 @@ struct ClientQuota: UpstreamQuota {
     func spend() -> Int? { fairUse.spendLookup(client) }
 
     func spend(completion: @escaping @Sendable (Int?) -> Void) { fairUse.spendLookup(client, completion: completion) }
+
+    func refusalIfSpent() -> Int? { fairUse.refuseLookupIfSpent(client) }
 }
