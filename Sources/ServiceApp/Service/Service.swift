@@ -125,6 +125,7 @@ final class Service: Sendable {
         router.get("/search", static: BrowserPage.response(SearchPage.html))
         router.get("/form", static: BrowserPage.response(FormPage.html))
         router.get(PipelineClientScript.path, immediate: { request in PipelineClientScript.response(query: request.query) })
+        router.get(PageScript.path, immediate: { request in PageScript.served.response(query: request.query) })
         router.get("/asyncapi.json", immediate: { _ in
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })

@@ -1,5 +1,5 @@
 /// The OpenAPI 3.0.3 document served at `GET /openapi.json`: every HTTP endpoint of the
-/// contract (the pages `/`, `/search`, `/form` and their client `/pipelines.js`, `/api/pipelines`,
+/// contract (the pages `/`, `/search`, `/form` and their scripts `/pipelines.js`, `/pages.js`, `/api/pipelines`,
 /// `/healthz`, `/readyz`, `/metrics`, `/api/users/{login}`, `/openapi.json`, and the WebSocket
 /// upgrades) with the `User` and `Error` schemas.
 ///
@@ -77,6 +77,24 @@ enum OpenAPIDocument {
                 "operationId": "getPipelinesClientScript",
                 "summary": "The pages' shared client of /ws/pipelines (one socket per page, a demand window, reconnect and resubscribe)",
                 "description": "The pages load it as /pipelines.js?v=<version of the running service's script>; that URL is cached for good (Cache-Control: public, max-age=31536000, immutable), any other answer is no-cache.",
+                "parameters": [
+                  { "name": "v", "in": "query", "required": false, "schema": { "type": "string" },
+                    "description": "The script's version, as the pages name it" }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The script",
+                    "headers": { "Cache-Control": { "schema": { "type": "string" } } },
+                    "content": { "text/javascript": { "schema": { "type": "string" } } }
+                  }
+                }
+              }
+            },
+            "/pages.js": {
+              "get": {
+                "operationId": "getPagesScript",
+                "summary": "The pages' own code (the marble diagram and each page's script), so that the pages run no inline script",
+                "description": "The pages load it as /pages.js?v=<version of the running service's script>, after /pipelines.js; cached as /pipelines.js is.",
                 "parameters": [
                   { "name": "v", "in": "query", "required": false, "schema": { "type": "string" },
                     "description": "The script's version, as the pages name it" }
