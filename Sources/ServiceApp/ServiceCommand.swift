@@ -15,8 +15,9 @@ public struct ServiceCommand: AsyncParsableCommand {
             Each setting comes from its flag, else its environment variable, else the config \
             file, else the built-in default. GITHUB_TOKEN (sent upstream as a bearer token) is \
             read from the environment only and never logged. TRUSTED_PROXIES and \
-            ALLOWED_ORIGINS (comma-separated) are environment variables too, besides their keys \
-            trustedProxies and allowedOrigins in the file. Every other setting lives in the config \
+            ALLOWED_ORIGINS (comma-separated) and DRAIN_GRACE_PERIOD_SECONDS are environment \
+            variables too, besides their keys trustedProxies, allowedOrigins and \
+            drainGracePeriodSeconds in the file. Every other setting lives in the config \
             file only (see config/service.json for the keys and their defaults, \
             docs/configuration.md for their ranges).
 

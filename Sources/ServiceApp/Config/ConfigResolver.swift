@@ -50,6 +50,8 @@ struct ConfigResolver: Sendable {
             .logLevel, default: defaults.logLevel,
             reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         ) { Logger.Level(rawValue: $0.lowercased()) }
+        config.drainGracePeriod = try reader.seconds(
+            .drainGracePeriodSeconds, default: defaults.drainGracePeriod, in: 0...600)
         config.drainTimeout = try reader.seconds(.drainTimeoutSeconds, default: defaults.drainTimeout, in: 0...600)
         config.maxConnections = try reader.integer(.maxConnections, default: defaults.maxConnections, in: 1...1_000_000)
         config.http = try Self.httpLimits(reader, defaults.http)

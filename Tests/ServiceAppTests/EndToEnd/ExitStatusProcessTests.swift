@@ -69,7 +69,7 @@ final class ExitStatusProcessTests: XCTestCase {
         let (status, output) = try run(["--help"])
         XCTAssertEqual(status, 0, output)
         for text in ["HOST", "PORT", "GITHUB_API_URL", "GITHUB_TOKEN", "THROTTLE_MS", "REDIS_URL", "CONFIG_FILE",
-                     "TRUSTED_PROXIES", "ALLOWED_ORIGINS", "Exit status: 0", "1 when", "2 for"] {
+                     "TRUSTED_PROXIES", "ALLOWED_ORIGINS", "DRAIN_GRACE_PERIOD_SECONDS", "Exit status: 0", "1 when", "2 for"] {
             XCTAssertTrue(output.contains(text), "\(text) missing from --help:\n\(output)")
         }
     }
