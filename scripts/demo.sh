@@ -3,12 +3,18 @@
 # on a free loopback port (fixtures heckj, heck, hec; a made-up user for any other valid login;
 # logins that show the failure handling, listed below); the service runs as `make run` runs it
 # (release build, PORT/HOST and every other setting as usual) with --github-api-url pointing at
-# the fake. Ctrl-C (or SIGTERM) stops both.
+# the fake. Ctrl-C (or SIGTERM) stops both and exits 0, so `make demo` ends without an error.
+# DEMO_BIN: a directory holding FakeGithubServer and ServiceApp already built (the tests use
+# their debug build); by default both are built here in release mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product FakeGithubServer
-swift build -c release --product ServiceApp
-bin=$(swift build -c release --show-bin-path)
+if [ -n "${DEMO_BIN:-}" ]; then
+  bin=$DEMO_BIN
+else
+  swift build -c release --product FakeGithubServer
+  swift build -c release --product ServiceApp
+  bin=$(swift build -c release --show-bin-path)
+fi
 log=$(mktemp)
 fake="" service=""
 stop() {
@@ -17,7 +23,9 @@ stop() {
   rm -f "$log"
 }
 trap stop EXIT
-trap 'exit 130' INT TERM
+# Ctrl-C is how a demo ends: stop both (the EXIT trap) and exit 0. `make` then reports no
+# error (it printed `Error 130` for the 130 this used to exit with).
+trap 'exit 0' INT TERM
 "$bin/FakeGithubServer" --port 0 --demo >"$log" 2>&1 &
 fake=$!
 for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done

@@ -16,7 +16,7 @@ public enum FakeGithubDemo {
         Login(login: "ghost", shows: "404: status not_found, remembered for cache.notFoundTtlSeconds"),
         Login(
             login: "limited",
-            shows: "GitHub's primary rate limit (403, reset in 10 s): status rate_limited, and every lookup pauses until the reset"),
+            shows: "GitHub's primary rate limit (403, reset in 10 s): status rate_limited; until the reset every lookup that needs GitHub is answered rate_limited at once"),
     ]
 
     /// Users the search finds besides the fixtures (`heckj`, `heck`, `hec`): the demo logins

@@ -5,7 +5,8 @@ import Logging
 /// The `ServiceApp` command: resolves the configuration, bootstraps logging and runs the service.
 ///
 /// Configuration errors (a missing named config file, invalid JSON, unknown keys, values out of
-/// range) are reported on standard error and exit with status 2.
+/// range) and usage errors (an unknown flag, a flag without its value) are reported on standard
+/// error and exit with status 2; `runAsExecutable` is the entry point that makes it so.
 public struct ServiceCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "ServiceApp",
@@ -13,12 +14,43 @@ public struct ServiceCommand: AsyncParsableCommand {
         discussion: """
             Each setting comes from its flag, else its environment variable, else the config \
             file, else the built-in default. GITHUB_TOKEN (sent upstream as a bearer token) is \
-            read from the environment only and never logged. Every other setting lives in the \
-            config file (see config/service.json for the keys and their defaults).
+            read from the environment only and never logged. TRUSTED_PROXIES and \
+            ALLOWED_ORIGINS (comma-separated) and DRAIN_GRACE_PERIOD_SECONDS are environment \
+            variables too, besides their keys trustedProxies, allowedOrigins and \
+            drainGracePeriodSeconds in the file. Every other setting lives in the config \
+            file only (see config/service.json for the keys and their defaults, \
+            docs/configuration.md for their ranges).
+
+            Exit status: 0 after a graceful stop (SIGTERM, SIGINT) and for --help; 1 when the \
+            service fails after its configuration was accepted (the port is taken, say); 2 for \
+            bad configuration or usage (an unknown flag, a missing value), before it listens.
             """)
 
-    /// The exit status of configuration errors.
+    /// The exit status of configuration and usage errors.
     static let configErrorExitCode = ExitCode(2)
+
+    /// Runs the command as the `ServiceApp` executable does and exits: as
+    /// `AsyncParsableCommand.main`, except that a usage error (an unknown flag, a flag without
+    /// its value) exits with status 2, as bad configuration does, instead of
+    /// ArgumentParser's 64.
+    public static func runAsExecutable(_ arguments: [String]? = nil) async -> Never {
+        do {
+            let command = try parse(arguments)
+            try await command.run()
+            exit()
+        } catch {
+            guard exitStatus(for: error) == configErrorExitCode else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(configErrorExitCode.rawValue)
+        }
+    }
+
+    /// The status the executable exits with for `error`: ArgumentParser's, except that a usage
+    /// error (its `validationFailure`, 64) is 2.
+    static func exitStatus(for error: any Error) -> ExitCode {
+        let code = exitCode(for: error)
+        return code == .validationFailure ? configErrorExitCode : code
+    }
 
     @Option(name: .customLong("host"), help: "Address to bind (env HOST, default 0.0.0.0).")
     var host: String?

@@ -5,6 +5,6 @@ import ServiceApp
 @main
 enum ServiceAppMain {
     static func main() async {
-        await ServiceCommand.main(nil)
+        await ServiceCommand.runAsExecutable()
     }
 }

@@ -40,6 +40,9 @@ extension GithubClient {
     /// request (not one joined) is first charged to `quota`; refused, the lookup fails
     /// `clientRateLimited` without a request (or gets the stale copy).
     ///
+    /// A lookup known at once to be refused — `core` paused here, or `quota` spent — fails
+    /// before the activity stage, so it reports no activity (`refusedAtOnce`).
+    ///
     /// The stages, in order (each in `Stages/`): cache (here, then the replicas'), activity,
     /// stale-if-error, coalescing (a request in flight here), flights (another replica's),
     /// quota, retry, then one `upstreamAttempt`: gate, budget, transfer.
@@ -49,7 +52,9 @@ extension GithubClient {
         guard GithubLogin.isValid(login) else { return Fail(error: .notFound).eraseToAnyPublisher() }
         let key = login.lowercased()
         return fromCache(key) { [self] in
-            staleIfError(key, sharedLookup(login: login, key: key, quota: quota).reportingActivity(to: activity))
+            let joinable = coalescer.running(key) != nil
+            let refused: AnyPublisher<CachedAnswer<GithubUser>, GithubError>? = joinable ? nil : refusedAtOnce("core", quota: quota)
+            return staleIfError(key, refused ?? sharedLookup(login: login, key: key, quota: quota).reportingActivity(to: activity))
         }
     }
 

@@ -36,7 +36,9 @@ extension GithubClient {
                 events.served(.fresh)
                 return Just(SearchResult(query: query, page: page)).eraseToAnyPublisher()
             }
-            return charged(to: quota) { [self] in
+            // Known at once to be refused (`search` paused, `quota` spent): no activity.
+            let refused: AnyPublisher<GithubSearchPage, GithubError>? = refusedAtOnce("search", quota: quota)
+            return (refused ?? charged(to: quota) { [self] in
                 withRetries(label: text) { [self] in
                     upstreamAttempt("search") { [self] in
                         UpstreamRequest(
@@ -46,7 +48,7 @@ extension GithubClient {
                     }
                 }
             }
-            .reportingActivity(to: activity)
+            .reportingActivity(to: activity))
             .map { SearchResult(query: query, page: $0) }
             .catch { [self] error -> Just<SearchResult> in
                 if error.allowsStaleCopy, let page = searchCache.staleIfError(for: key)?.value {

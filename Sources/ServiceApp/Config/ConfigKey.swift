@@ -9,7 +9,7 @@ import Configuration
 /// which keys the service lets them override, and how error messages name them (a test checks
 /// that the names agree).
 enum ConfigKey: String, CaseIterable, Sendable {
-    case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainTimeoutSeconds, maxConnections
+    case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainGracePeriodSeconds, drainTimeoutSeconds, maxConnections
     case trustedProxies, allowedOrigins
     case redisUrl = "redis.url"
     case redisPoolSize = "redis.poolSize"
@@ -72,6 +72,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .trustedProxies: "TRUSTED_PROXIES"
         case .allowedOrigins: "ALLOWED_ORIGINS"
         case .redisUrl: "REDIS_URL"
+        case .drainGracePeriodSeconds: "DRAIN_GRACE_PERIOD_SECONDS"
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Logging
 
 /// Builds the `ServiceConfig` from flags, environment variables, the config file and built-in
@@ -37,7 +38,7 @@ struct ConfigResolver: Sendable {
         var config = ServiceConfig()
         config.configFile = file?.path
         config.host = try reader.string(
-            .host, default: defaults.host, reason: "must be a host name or IP address", Self.host)
+            .host, default: defaults.host, reason: Self.hostReason, Self.host)
         config.port = try reader.integer(.port, default: defaults.port, in: 0...65_535)
         config.githubAPIURL = try reader.string(
             .githubApiUrl, default: defaults.githubAPIURL,
@@ -49,6 +50,8 @@ struct ConfigResolver: Sendable {
             .logLevel, default: defaults.logLevel,
             reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         ) { Logger.Level(rawValue: $0.lowercased()) }
+        config.drainGracePeriod = try reader.seconds(
+            .drainGracePeriodSeconds, default: defaults.drainGracePeriod, in: 0...600)
         config.drainTimeout = try reader.seconds(.drainTimeoutSeconds, default: defaults.drainTimeout, in: 0...600)
         config.maxConnections = try reader.integer(.maxConnections, default: defaults.maxConnections, in: 1...1_000_000)
         config.http = try Self.httpLimits(reader, defaults.http)
@@ -97,11 +100,14 @@ struct ConfigResolver: Sendable {
         return token
     }
 
-    /// Accepts a non-empty host or address without whitespace or URL syntax.
+    /// What `host` accepts, as the error message says it.
+    static let hostReason = "must be a numeric IPv4 or IPv6 address, or localhost"
+
+    /// Accepts what the server can bind: a numeric IPv4 or IPv6 address (`0.0.0.0`, `::1`,
+    /// `[::]`) or `localhost` — the check `HTTPServer.start` makes, made here so that a bad
+    /// host is refused with the other settings (exit 2) instead of after start-up.
     private static func host(_ text: String) -> String? {
-        let forbidden = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "/?#@"))
-        guard !text.isEmpty, text.utf8.count <= 253, text.rangeOfCharacter(from: forbidden) == nil else { return nil }
-        return text
+        (try? SocketAddress(host: text, port: 0)) == nil ? nil : text
     }
 
     /// Accepts an absolute http(s) URL with a host and no query or fragment; drops trailing slashes.

@@ -14,6 +14,7 @@ extension ServiceConfig: CustomStringConvertible {
             "throttleMs": milliseconds(throttle),
             "minLength": "\(minLength)",
             "logLevel": "\(logLevel.rawValue)",
+            "drainGracePeriodSeconds": seconds(drainGracePeriod),
             "drainTimeoutSeconds": seconds(drainTimeout),
             "maxConnections": "\(maxConnections)",
             "configFile": "\(configFile ?? "none")",

@@ -19,6 +19,10 @@ struct ServiceConfig: Sendable, Equatable {
     var minLength = 3
     /// The swift-log level of every logger.
     var logLevel: Logger.Level = .info
+    /// How long after SIGTERM the service goes on accepting and serving while `/readyz` answers
+    /// 503, before it closes its listener and drains (0: at once). Behind a load balancer that
+    /// polls readiness (Kubernetes), longer than it takes to notice and stop sending.
+    var drainGracePeriod: Duration = .zero
     /// How long a shutdown waits for in-flight responses before exiting.
     var drainTimeout: Duration = .seconds(10)
     /// Accepted connections beyond this are refused. Each is a descriptor: the service raises

@@ -96,12 +96,18 @@ final class ClientLimiter: @unchecked Sendable {
         return lock.withLock {
             var entry = entryLocked(client, now: now)
             defer { entries[client] = entry }
-            if let until = entry.blockedUntil, until > now {
-                return Refusal(seconds: max(1, Int(((until - now) / .seconds(1)).rounded(.up))), firstInWindow: warn(&entry, now: now))
-            }
-            entry.blockedUntil = nil
-            guard let wait = entry.bucket.spend(now: now) else { return nil }
-            return Refusal(seconds: wait, firstInWindow: warn(&entry, now: now))
+            return lookupLocked(&entry, now: now, spending: true)
+        }
+    }
+
+    /// The refusal `spendLookup` would give `client` now, without taking a token (nil: a
+    /// lookup would be allowed). A client without state has a full bucket and is not added.
+    func lookupRefusal(_ client: String) -> Refusal? {
+        let now = now()
+        return lock.withLock {
+            guard var entry = entries[client] else { return nil }
+            defer { entries[client] = entry }
+            return lookupLocked(&entry, now: now, spending: false)
         }
     }
 
@@ -136,6 +142,23 @@ final class ClientLimiter: @unchecked Sendable {
         let refillInterval = settings.lookupsPerMinute > 0 ? Duration.seconds(60) / settings.lookupsPerMinute : nil
         let bucket = TokenBucket(capacity: settings.lookupsPerMinute, refillInterval: refillInterval, now: now)
         return Entry(bucket: bucket, lastSeen: now)
+    }
+
+    /// A lookup of `entry`'s client: refused while blocked or with an empty bucket; else a
+    /// token taken when `spending`.
+    private func lookupLocked(_ entry: inout Entry, now: ContinuousClock.Instant, spending: Bool) -> Refusal? {
+        if let until = entry.blockedUntil, until > now {
+            return Refusal(seconds: max(1, Int(((until - now) / .seconds(1)).rounded(.up))), firstInWindow: warn(&entry, now: now))
+        }
+        var bucket = entry.bucket
+        guard let wait = bucket.spend(now: now) else {
+            if spending {
+                entry.blockedUntil = nil
+                entry.bucket = bucket
+            }
+            return nil
+        }
+        return Refusal(seconds: wait, firstInWindow: warn(&entry, now: now))
     }
 
     private func warn(_ entry: inout Entry, now: ContinuousClock.Instant) -> Bool {

@@ -18,6 +18,13 @@ final class FairUse: Sendable {
     /// The session counts replicas share (Redis); nil: this replica's counts only.
     let sharedSessions: (any SharedSessionCounts)?
     private let logger: Logger
+    /// `fair_use_refused_sessions_total{reason}` and `fair_use_throttled_lookups_total{scope}`,
+    /// made at start so that `/metrics` exports them at 0 before the first refusal, as
+    /// Prometheus expects of a counter.
+    private let refusedForOrigin = Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "origin")])
+    private let refusedForSessions = Counter(
+        label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")])
+    private let throttledLookups = Counter(label: "fair_use_throttled_lookups_total", dimensions: [("scope", "client")])
 
     init(
         resolver: ClientAddressResolver, origins: OriginPolicy, limiter: ClientLimiter,
@@ -35,7 +42,7 @@ final class FairUse: Sendable {
     /// `sessionsPerClient` sessions open; an accepted session is counted until it closes.
     func admitSession(_ request: HTTPRequest) -> UpgradeDecision {
         guard origins.allows(origin: request.headers["Origin"], host: request.headers["Host"]) else {
-            Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "origin")]).increment()
+            refusedForOrigin.increment()
             return .refuse(JSONResponse.error(.forbidden, "origin_not_allowed", "this origin may not open WebSockets here"))
         }
         let client = resolver.client(of: request)
@@ -65,7 +72,7 @@ final class FairUse: Sendable {
 
     /// The 429 for one session too many, counted and (once per window) logged.
     private func tooManySessions(_ client: String, _ refusal: ClientLimiter.Refusal) -> UpgradeDecision {
-        Counter(label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")]).increment()
+        refusedForSessions.increment()
         if refusal.firstInWindow {
             logger.notice("client reached sessionsPerClient", metadata: [
                 "client": "\(client)", "limit": "\(limiter.settings.sessionsPerClient)",
@@ -90,6 +97,14 @@ final class FairUse: Sendable {
         return refused(client, refusal)
     }
 
+    /// Whether `client`'s allowance is spent now (this replica's bucket, or blocked by the
+    /// shared one), without taking from it: the refusal's wait, counted and logged as a
+    /// refusal; nil when a lookup would be allowed here.
+    func refuseLookupIfSpent(_ client: String) -> Int? {
+        guard let refusal = limiter.lookupRefusal(client) else { return nil }
+        return refused(client, refusal)
+    }
+
     /// `spendLookup`, then — with shared buckets — one token of the client's allowance across
     /// replicas; spent there, the client is refused here too until it refills.
     func spendLookup(_ client: String, completion: @escaping @Sendable (Int?) -> Void) {
@@ -104,7 +119,7 @@ final class FairUse: Sendable {
 
     /// Counts and (once per window) logs a refused lookup; returns its wait.
     private func refused(_ client: String, _ refusal: ClientLimiter.Refusal) -> Int {
-        Counter(label: "fair_use_throttled_lookups_total", dimensions: [("scope", "client")]).increment()
+        throttledLookups.increment()
         if refusal.firstInWindow {
             logger.notice("client reached lookupsPerClientPerMinute", metadata: [
                 "client": "\(client)", "limit": "\(limiter.settings.lookupsPerMinute)",
@@ -122,4 +137,6 @@ struct ClientQuota: UpstreamQuota {
     func spend() -> Int? { fairUse.spendLookup(client) }
 
     func spend(completion: @escaping @Sendable (Int?) -> Void) { fairUse.spendLookup(client, completion: completion) }
+
+    func refusalIfSpent() -> Int? { fairUse.refuseLookupIfSpent(client) }
 }

@@ -2,8 +2,9 @@ import Logging
 import ServiceLifecycle
 
 /// The HTTP server as a service of the group: binds, logs `listening on http://HOST:PORT`, serves
-/// until the group shuts down, then drains — `/readyz` turns 503, WebSockets close with 1001,
-/// in-flight responses finish, within `drainTimeoutSeconds`.
+/// until the group shuts down, then drains — `/readyz` turns 503, the server serves on for
+/// `drainGracePeriodSeconds`, then closes its listener: WebSockets close with 1001, in-flight
+/// responses finish, within `drainTimeoutSeconds`.
 struct HTTPServerService: ServiceLifecycle.Service {
     let service: Service
     let logger: Logger
@@ -19,7 +20,10 @@ struct HTTPServerService: ServiceLifecycle.Service {
         // Returns on SIGTERM/SIGINT (graceful shutdown) or when the group is cancelled because
         // another service failed: either way the server drains.
         try? await gracefulShutdown()
-        logger.info("draining", metadata: ["timeout_seconds": "\(service.config.drainTimeout.timeInterval)"])
+        logger.info("draining", metadata: [
+            "grace_period_seconds": "\(service.config.drainGracePeriod.timeInterval)",
+            "timeout_seconds": "\(service.config.drainTimeout.timeInterval)",
+        ])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             service.drain { continuation.resume() }
         }

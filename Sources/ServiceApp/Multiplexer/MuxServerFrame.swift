@@ -25,13 +25,24 @@ enum MuxServerFrame: Equatable, Sendable {
         case .event(let id, let event):
             #"{"event":\#(event),"id":\#(Self.quoted(id)),"type":"event"}"#
         case .trace(let id, let trace):
-            // The tracer's object with the id first: {"id":…,"event":…,"stage":…,"t":…,"type":"trace"}.
-            #"{"id":\#(Self.quoted(id)),"# + String(trace.dropFirst())
+            Self.inserting(id: id, into: trace)
         case .failure(let id, let code, let message):
             #"{"failure":{"code":\#(Self.quoted(code)),"message":\#(Self.quoted(message))},"id":\#(Self.quoted(id)),"type":"completion"}"#
         case .error(let id, let code, let message):
             #"{"code":"\#(code.rawValue)","id":\#(id.map(Self.quoted) ?? "null"),"message":\#(Self.quoted(message)),"type":"error"}"#
         }
+    }
+
+    /// The tracer's object (keys sorted: `event`, `failure`, `stage`, `t`, `type`, `value`) with
+    /// `"id"` in its sorted place, before `"stage"`, which every trace has:
+    /// `{"event":…,"id":…,"stage":…,"t":…,"type":"trace"}`. The first `,"stage":` is the
+    /// top-level key: inside a string every quote is escaped, and only `value`, which sorts
+    /// after `stage`, can hold objects.
+    static func inserting(id: String, into trace: String) -> String {
+        guard let stage = trace.range(of: #","stage":"#) else {
+            return #"{"id":\#(quoted(id)),"# + String(trace.dropFirst())
+        }
+        return trace[..<stage.lowerBound] + #","id":"# + quoted(id) + trace[stage.lowerBound...]
     }
 
     /// `text` as a JSON string literal (quotes, backslashes and control characters escaped).

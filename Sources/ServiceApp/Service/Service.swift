@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import GithubProxy
 import HTTPServer
+import Locking
 import Logging
 import Metrics
 import StreamCore
-import Synchronization
 
 /// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
 final class Service: Sendable {
@@ -19,6 +19,9 @@ final class Service: Sendable {
     /// The state shared with other replicas through Redis, when `redis.url` is set.
     let sharing: ReplicaSharing?
     private let readiness = Readiness()
+    /// Where the drain grace period is timed (the pipelines' scheduler: virtual in tests).
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let logger: Logger
 
     /// - Parameter scheduler: where throttle windows and retry delays run (a test scheduler in
     ///   tests).
@@ -27,6 +30,8 @@ final class Service: Sendable {
         scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler()
     ) {
         self.config = config
+        self.scheduler = scheduler
+        self.logger = logger
         let metrics = ServiceMetrics()
         self.metrics = metrics
         let http = CurlHTTPClient(configuration: .init(
@@ -61,7 +66,8 @@ final class Service: Sendable {
         self.fairUse = fairUse
         server = HTTPServer(
             configuration: config.serverConfiguration,
-            router: Service.router(client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing),
+            router: Service.router(
+                client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing, logger: logger),
             logger: logger
         )
         server.setErrorResponse { status, message in
@@ -96,11 +102,26 @@ final class Service: Sendable {
         try server.start()
     }
 
-    /// Graceful shutdown of the HTTP side: `/readyz` turns 503, the server drains (WebSockets
-    /// closed with 1001, in-flight responses finished); `completion` runs when every connection
-    /// is gone (or the drain timeout passed).
+    /// Graceful shutdown of the HTTP side: `/readyz` turns 503 at once; for
+    /// `drainGracePeriod` the server goes on accepting and serving as before (a load balancer
+    /// polling readiness sees the 503 and stops sending meanwhile); then the listener closes and
+    /// the server drains (WebSockets closed with 1001, in-flight responses finished);
+    /// `completion` runs when every connection is gone (or the drain timeout passed). A second
+    /// call during the grace period ends it at once.
     func drain(completion: @escaping @Sendable () -> Void) {
-        readiness.draining = true
+        let grace = config.drainGracePeriod
+        guard readiness.move(from: .serving, to: .gracePeriod), grace > .zero else {
+            return closeAndDrain(completion: completion)
+        }
+        logger.info("not ready: still serving for the drain grace period", metadata: ["seconds": "\(grace.timeInterval)"])
+        scheduler.schedule(after: scheduler.now.advanced(by: .nanoseconds(Int(grace / .nanoseconds(1))))) { [self] in
+            closeAndDrain(completion: completion)
+        }
+    }
+
+    /// The listener closes and the server drains.
+    private func closeAndDrain(completion: @escaping @Sendable () -> Void) {
+        readiness.phase = .draining
         server.shutdown(completion: completion)
     }
 
@@ -114,7 +135,8 @@ final class Service: Sendable {
     }
 
     private static func router(
-        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?
+        client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?,
+        logger: Logger
     ) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
@@ -123,6 +145,7 @@ final class Service: Sendable {
         router.get("/search", static: BrowserPage.response(SearchPage.html))
         router.get("/form", static: BrowserPage.response(FormPage.html))
         router.get(PipelineClientScript.path, immediate: { request in PipelineClientScript.response(query: request.query) })
+        router.get(PageScript.path, immediate: { request in PageScript.served.response(query: request.query) })
         router.get("/asyncapi.json", immediate: { _ in
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })
@@ -131,9 +154,10 @@ final class Service: Sendable {
         // With Redis configured, the body says whether it is reachable; unreachable is still
         // ready (the replica carries on with its own state), never an outage.
         router.get("/readyz", immediate: { _ in
-            var body = ["status": readiness.draining ? "draining" : "ready"]
+            let ready = readiness.phase == .serving
+            var body = ["status": ready ? "ready" : "draining"]
             if let sharing { body["redis"] = sharing.availability }
-            return JSONResponse.make(readiness.draining ? .serviceUnavailable : .ok, body)
+            return JSONResponse.make(ready ? .ok : .serviceUnavailable, body)
         })
         router.get("/metrics", immediate: { _ in
             HTTPResponse(
@@ -145,18 +169,39 @@ final class Service: Sendable {
             HTTPResponse(status: .ok, contentType: "application/json", text: OpenAPIDocument.json)
         })
         router.get("/api/users/{login}") { request in
-            await UserEndpoint.respond(to: request, client: client, quota: fairUse.quota(for: request))
+            await UserEndpoint.respond(to: request, client: client, quota: fairUse.quota(for: request), logger: logger)
         }
         return router
     }
 }
 
-/// Whether the service is draining; read by `/readyz`.
-private final class Readiness: Sendable {
-    private let value = Atomic<Bool>(false)
+/// Where the service is in its shutdown, as `/readyz` reports it: ready while `serving`, 503
+/// from the first `drain` on — through the grace period, in which it still serves, and the drain.
+private final class Readiness: @unchecked Sendable {
+    // Sendable: `current` is guarded by `lock`.
+    enum Phase: Sendable, Equatable {
+        /// Accepting and serving; ready.
+        case serving
+        /// Shutdown began: still accepting and serving for `drainGracePeriod`, not ready.
+        case gracePeriod
+        /// The listener is closed and the connections drain.
+        case draining
+    }
 
-    var draining: Bool {
-        get { value.load(ordering: .relaxed) }
-        set { value.store(newValue, ordering: .relaxed) }
+    private let lock = Lock()
+    private var current = Phase.serving
+
+    var phase: Phase {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+
+    /// Moves to `next` if the phase is `expected`; whether it did.
+    func move(from expected: Phase, to next: Phase) -> Bool {
+        lock.withLock {
+            guard current == expected else { return false }
+            current = next
+            return true
+        }
     }
 }

@@ -40,7 +40,7 @@ extension AsyncAPIMessages {
     }
 
     private static func demand(minimum: Int, _ description: String) -> [String: Any] {
-        ["oneOf": [["type": "integer", "minimum": minimum], ["const": "unlimited"]], "description": description]
+        ["oneOf": [["type": "integer", "minimum": minimum, "maximum": Int.max], ["const": "unlimited"]], "description": description]
     }
 
     /// The payload of every message any pipeline's endpoint receives (each once).

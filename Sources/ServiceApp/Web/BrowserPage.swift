@@ -5,9 +5,10 @@ import HTTPServer
 /// A username field whose every change is sent to the `github-user` pipeline as
 /// `{"type":"input","value":…}` (through `/ws/pipelines` and the shared `PipelineClientScript`),
 /// an activity spinner driven by `activity` events, the user's avatar, name and login, and the
-/// repository count (`unknown` when a result has no users). Self-contained: inline CSS and
-/// JavaScript and the service's own `/pipelines.js`, nothing else except the avatar image from GitHub. The markup is
-/// XHTML-compatible (void elements self-closed, script and style in CDATA sections) so tests
+/// repository count (`unknown` when a result has no users). Self-contained: inline CSS and the
+/// service's own scripts (`/pipelines.js`, `/pages.js`: no inline script), nothing else except
+/// the avatar image from GitHub. The markup is
+/// XHTML-compatible (void elements self-closed, style in a CDATA section) so tests
 /// can parse it with `XMLParser`. Stable ids for browser tests: `#username`, `#spinner`,
 /// `#avatar`, `#name`, `#login`, `#repos`, `#status`, `#connection`.
 enum BrowserPage {
@@ -23,12 +24,17 @@ enum BrowserPage {
     /// The `Content-Type` to serve the page with.
     static let contentType = "text/html; charset=utf-8"
 
+    /// The hosts the pages show images from: GitHub's avatars (users' `avatar_url`).
+    static let imageHosts = ["https://avatars.githubusercontent.com"]
+
     /// The `Content-Security-Policy` of the pages, sent as a header and declared in a `<meta>`
-    /// element: scripts only from the service itself (`/pipelines.js`) and the page's own inline
-    /// code, sockets only to the service.
+    /// element: scripts only from the service itself (`/pipelines.js`, `/pages.js`; no inline
+    /// code), inline styles, images only from GitHub's avatar host, sockets (and any other
+    /// connection) only to the service — `'self'` covers same-origin `ws:`/`wss:` in current
+    /// browsers.
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
-        + "img-src https://avatars.githubusercontent.com https: data:; connect-src 'self' ws: wss:; "
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+        + "img-src \(imageHosts.joined(separator: " ")); connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'"
 
     /// The whole page.
@@ -52,7 +58,7 @@ enum BrowserPage {
         """
 
     private static let body = """
-        <body>
+        \(PageScript.body(page: PipelineDescriptor.githubUser.name))
         <main class="card" aria-labelledby="title">
           <header>
             <h1 id="title">GitHub user lookup</h1>
@@ -80,10 +86,7 @@ enum BrowserPage {
           <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
         \(PipelineClientScript.element)
-        <script>//<![CDATA[
-        \(MarbleDiagram.script)
-        \(script)
-        //]]></script>
+        \(PageScript.element)
         </body>
         </html>
 

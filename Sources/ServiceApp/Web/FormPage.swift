@@ -4,7 +4,7 @@ enum FormPage {
     /// The password's stages are drawn masked in the pipeline diagram, as the fields show them.
     static let html = PipelinePage.html(
         title: "Sign-up form", stages: PipelineDescriptor.form.stages, masked: ["value2", "value2_repeat", "validatedValue2"],
-        content: content, script: script
+        content: content, page: PipelineDescriptor.form.name
     )
 
     private static let content = """
@@ -26,7 +26,8 @@ enum FormPage {
           <p id="status" class="status" role="status" aria-live="polite"></p>
         """
 
-    private static let script = #"""
+    /// The page's code, served in `/pages.js` (`PageScript`).
+    static let script = #"""
         (function () {
           "use strict";
           var $ = function (id) { return document.getElementById(id); };

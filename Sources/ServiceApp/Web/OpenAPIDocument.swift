@@ -1,5 +1,5 @@
 /// The OpenAPI 3.0.3 document served at `GET /openapi.json`: every HTTP endpoint of the
-/// contract (the pages `/`, `/search`, `/form` and their client `/pipelines.js`, `/api/pipelines`,
+/// contract (the pages `/`, `/search`, `/form` and their scripts `/pipelines.js`, `/pages.js`, `/api/pipelines`,
 /// `/healthz`, `/readyz`, `/metrics`, `/api/users/{login}`, `/openapi.json`, and the WebSocket
 /// upgrades) with the `User` and `Error` schemas.
 ///
@@ -90,6 +90,24 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/pages.js": {
+              "get": {
+                "operationId": "getPagesScript",
+                "summary": "The pages' own code (the marble diagram and each page's script), so that the pages run no inline script",
+                "description": "The pages load it as /pages.js?v=<version of the running service's script>, after /pipelines.js; cached as /pipelines.js is.",
+                "parameters": [
+                  { "name": "v", "in": "query", "required": false, "schema": { "type": "string" },
+                    "description": "The script's version, as the pages name it" }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The script",
+                    "headers": { "Cache-Control": { "schema": { "type": "string" } } },
+                    "content": { "text/javascript": { "schema": { "type": "string" } } }
+                  }
+                }
+              }
+            },
             "/api/pipelines": {
               "get": {
                 "operationId": "getPipelines",
@@ -156,6 +174,18 @@ enum OpenAPIDocument {
                 "responses": {
                   "200": {
                     "description": "The OpenAPI document",
+                    "content": { "application/json": { "schema": { "type": "object" } } }
+                  }
+                }
+              }
+            },
+            "/asyncapi.json": {
+              "get": {
+                "operationId": "getAsyncAPIDocument",
+                "summary": "An AsyncAPI 3.0 document of every WebSocket endpoint and message, in both directions",
+                "responses": {
+                  "200": {
+                    "description": "The AsyncAPI document",
                     "content": { "application/json": { "schema": { "type": "object" } } }
                   }
                 }

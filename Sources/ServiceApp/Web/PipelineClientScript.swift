@@ -15,43 +15,28 @@ enum PipelineClientScript {
     static let path = "/pipelines.js"
 
     /// The `Content-Type` to serve it with.
-    static let contentType = "text/javascript; charset=utf-8"
+    static let contentType = ServedScript.contentType
 
     /// The demand window: the first demand of a subscription and the most ever outstanding.
     static let demandWindow = 16
 
-    /// A digest of the script's text, in the pages' `src` as `?v=…`: a new script is a new URL,
-    /// so the versioned URL can be cached for good.
-    static let version: String = {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a, 64 bits
-        for byte in script.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }()
+    /// The script as served (`/pipelines.js?v=…`, cached for good under that URL).
+    static let served = ServedScript(path: path, source: script)
+
+    /// A digest of the script's text, in the pages' `src` as `?v=…`.
+    static var version: String { served.version }
 
     /// What the pages put in their `<script src>`.
-    static let versionedPath = "\(path)?v=\(version)"
+    static var versionedPath: String { served.versionedPath }
 
-    /// The element that loads it, before the page's own inline script.
-    static let element = #"<script src="\#(versionedPath)"></script>"#
+    /// The element that loads it, before the pages' own script (`PageScript`).
+    static var element: String { served.element }
 
     /// The answer to `GET /pipelines.js` with `query`.
-    static func response(query: String?) -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: [
-            "Content-Type": contentType, "Cache-Control": cacheControl(query: query), "X-Content-Type-Options": "nosniff",
-        ], body: .bytes(bytes))
-    }
+    static func response(query: String?) -> HTTPResponse { served.response(query: query) }
 
-    private static let bytes = Array(script.utf8)
-
-    /// `Cache-Control` for a request of `query`: the current version is immutable, anything else
-    /// (no version, an older page's) must be revalidated.
-    static func cacheControl(query: String?) -> String {
-        query == "v=\(version)" ? "public, max-age=31536000, immutable" : "no-cache"
-    }
+    /// `Cache-Control` for a request of `query`.
+    static func cacheControl(query: String?) -> String { served.cacheControl(query: query) }
 
     /// The script. `handlers` of `subscribe`: `trace` (ask for traces), `onEvent(event)` for each
     /// event of the pipeline and for the client's own `{type:"error"}` (a refused frame or a failed

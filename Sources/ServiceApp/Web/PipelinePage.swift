@@ -5,8 +5,9 @@
 enum PipelinePage {
     /// A whole page: `title`, the card's `content` markup, the pipeline's `stages` (the lanes of
     /// its marble diagram, `MarbleDiagram`; the `masked` ones carry a password), and the page's
-    /// `script`, which subscribes to its pipeline with `pipelines.subscribe` (see `PipelineClientScript`).
-    static func html(title: String, stages: [String], masked: [String] = [], content: String, script: String) -> String {
+    /// `page`, the pipeline whose code in `/pages.js` (`PageScript`) the page runs: it subscribes
+    /// with `pipelines.subscribe` (see `PipelineClientScript`).
+    static func html(title: String, stages: [String], masked: [String] = [], content: String, page: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en" xmlns="http://www.w3.org/1999/xhtml">
@@ -22,7 +23,7 @@ enum PipelinePage {
         \(MarbleDiagram.style)
         /*]]>*/</style>
         </head>
-        <body>
+        \(PageScript.body(page: page))
         <main class="card" aria-labelledby="title">
           <header>
             <h1 id="title">\(title)</h1>
@@ -33,10 +34,7 @@ enum PipelinePage {
           <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
         </main>
         \(PipelineClientScript.element)
-        <script>//<![CDATA[
-        \(MarbleDiagram.script)
-        \(script)
-        //]]></script>
+        \(PageScript.element)
         </body>
         </html>
 
@@ -46,7 +44,7 @@ enum PipelinePage {
     private static let extraStyle = """
         ul.results { list-style: none; padding: 0; margin: 12px 0 0; }
         ul.results li { display: flex; align-items: center; gap: 8px; padding: 4px 0; }
-        ul.results img { width: 24px; height: 24px; border-radius: 50%; }
+        ul.results img, ul.results .thumb { width: 24px; height: 24px; border-radius: 50%; flex: none; }
         button { font: inherit; padding: 6px 14px; border-radius: 6px; border: 1px solid var(--border);
                  background: var(--accent); color: #fff; cursor: pointer; }
         button:disabled { background: var(--border); color: var(--muted); cursor: not-allowed; }

@@ -3,7 +3,7 @@
 /// browser tests: `#query`, `#refresh`, `#spinner`, `#refreshing`, `#total`, `#results`, `#status`.
 enum SearchPage {
     static let html = PipelinePage.html(
-        title: "GitHub user search", stages: PipelineDescriptor.search.stages, content: content, script: script
+        title: "GitHub user search", stages: PipelineDescriptor.search.stages, content: content, page: PipelineDescriptor.search.name
     )
 
     private static let content = """
@@ -20,13 +20,20 @@ enum SearchPage {
           <ul id="results" class="results" aria-label="Users found"></ul>
         """
 
-    private static let script = #"""
+    /// The page's code, served in `/pages.js` (`PageScript`).
+    static let script = #"""
         (function () {
           "use strict";
           var $ = function (id) { return document.getElementById(id); };
           var query = $("query"), results = $("results"), statusEl = $("status"), total = $("total");
           var STATUS_TEXT = { ok: "", empty: "type to search", invalid: "GitHub cannot search for that",
             rate_limited: "GitHub's search limit is reached, try again later", unavailable: "GitHub is unavailable right now" };
+          function placeholder() {
+            var span = document.createElement("span");
+            span.className = "thumb placeholder";
+            span.setAttribute("aria-hidden", "true");
+            return span;
+          }
           function show(event) {
             statusEl.setAttribute("data-status", event.status);
             statusEl.textContent = event.status === "ok" ? (event.items.length ? "" : "no users found") : (STATUS_TEXT[event.status] || event.status);
@@ -34,8 +41,13 @@ enum SearchPage {
             while (results.firstChild) { results.removeChild(results.firstChild); }
             (event.items || []).forEach(function (item) {
               var li = document.createElement("li");
+              // An avatar that cannot load (offline, say) degrades as on "/": a placeholder.
               if (/^https:\/\//.test(item.avatar_url || "")) {
-                var img = document.createElement("img"); img.src = item.avatar_url; img.alt = ""; li.appendChild(img);
+                var img = document.createElement("img");
+                img.addEventListener("error", function () { img.replaceWith(placeholder()); });
+                img.src = item.avatar_url; img.alt = ""; li.appendChild(img);
+              } else {
+                li.appendChild(placeholder());
               }
               var link = document.createElement("a");
               link.textContent = item.login;

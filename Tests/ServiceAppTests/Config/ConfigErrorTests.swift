@@ -136,6 +136,9 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"githubApiUrl": "https://example.com/?q=1"}"#, "githubApiUrl"),
             (#"{"host": ""}"#, "host"),
             (#"{"host": "local host"}"#, "host"),
+            // The server binds numeric addresses only: refused here, with the others (#31).
+            (#"{"host": "256.1.1.1"}"#, "host"),
+            (#"{"host": "no-such-host.invalid"}"#, "host"),
         ]
         for (json, key) in cases {
             guard case .invalidValue(_, .file(_, let named), _) = fileError(json) else {
@@ -161,6 +164,20 @@ final class ConfigErrorTests: XCTestCase {
         else { return XCTFail() }
     }
 
+    func testAHostTheServerCannotBindIsRefusedWithTheOtherSettings() throws {
+        // Issue #31: `--host no-such-host.invalid` used to pass, log "configuration resolved",
+        // then fail to bind with exit 1.
+        XCTAssertEqual(
+            FakeFiles.error(flags: [.host: "no-such-host.invalid"])?.description,
+            #"invalid value "no-such-host.invalid" for --host: \#(ConfigResolver.hostReason)"#)
+        XCTAssertEqual(
+            FakeFiles.error(file: #"{"host": "256.1.1.1"}"#),
+            .invalidValue(value: "\"256.1.1.1\"", source: .file(path: path, key: "host"), reason: ConfigResolver.hostReason))
+        for host in ["0.0.0.0", "127.0.0.1", "::", "::1", "[::1]", "localhost"] {
+            XCTAssertEqual(try FakeFiles.resolve(flags: [.host: host]).host, host)
+        }
+    }
+
     func testInvalidFlagBeatsAValidFile() {
         // The flag wins, so its invalid value is reported even though the file's is fine.
         guard case .invalidValue(_, .flag("--port"), _) = FakeFiles.error(file: #"{"port": 1}"#, flags: [.port: "-1"])
@@ -177,7 +194,7 @@ final class ConfigErrorTests: XCTestCase {
             .invalidValue(value: "99999", source: .file(path: path, key: "throttleMs"), reason: "must be an integer in 0...60000"))
         XCTAssertEqual(
             FakeFiles.error(file: #"{"host": 7}"#, environment: ["HOST": "127.0.0.1"]),
-            .invalidValue(value: "7", source: .file(path: path, key: "host"), reason: "must be a host name or IP address"))
+            .invalidValue(value: "7", source: .file(path: path, key: "host"), reason: ConfigResolver.hostReason))
         // An overridden environment variable is checked too.
         XCTAssertEqual(
             FakeFiles.error(flags: [.port: "9000"], environment: ["PORT": "http"]),

@@ -32,7 +32,7 @@ final class ConfigLayerTests: XCTestCase {
             }
         }
         XCTAssertEqual(flagged, 5)
-        XCTAssertEqual(variables, 7)
+        XCTAssertEqual(variables, 8)
         XCTAssertEqual(ConfigLayer.environment(["CONFIG_FILE": "a.json"]).text("configFile"), "a.json")
         XCTAssertEqual(ConfigLayer.environment(["GITHUB_TOKEN": "t"]).text("githubToken"), "t")
     }

@@ -29,7 +29,11 @@ final class DemoTests: EndToEndTestCase {
         let down = try status("down")
         XCTAssertEqual(down.0, 502, down.1)
         XCTAssertEqual(fake.requestCount(for: "down"), 3, "three attempts")
-        XCTAssertEqual(try status("garbled").0, 502)
+        let garbled = try status("garbled")
+        XCTAssertEqual(garbled.0, 502)
+        // A stable message; the decoding error's text stays in the log (issue #31).
+        XCTAssertTrue(garbled.1.contains(#""message":"GitHub's answer could not be read""#), garbled.1)
+        XCTAssertFalse(garbled.1.contains("DecodingError"), garbled.1)
         let flaky = try status("flaky")
         XCTAssertEqual(flaky.0, 200, flaky.1)
         XCTAssertEqual(fake.requestCount(for: "flaky"), 3, "two 503s, then the user")

@@ -35,7 +35,12 @@ final class DeployManifestsTests: XCTestCase {
         let text = try String(contentsOf: deploy.appendingPathComponent("kubernetes/serviceapp.yaml"), encoding: .utf8)
         XCTAssertTrue(text.contains("path: /readyz") && text.contains("path: /healthz"), "readiness and liveness probes")
         let grace = text.components(separatedBy: "terminationGracePeriodSeconds: ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
-        XCTAssertGreaterThan(try XCTUnwrap(grace), 10, "longer than the service's 10 s drain")
+        // The drain grace period (issue #31): /readyz 503 while serving, before the 10 s drain.
+        let drainGrace = text.components(separatedBy: #"{ name: DRAIN_GRACE_PERIOD_SECONDS, value: ""#).dropFirst().first
+            .flatMap { Int($0.prefix { $0.isNumber }) }
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(drainGrace, "DRAIN_GRACE_PERIOD_SECONDS is set"), 10, "at least two readiness periods")
+        XCTAssertTrue(text.contains("failureThreshold: 1"), "one 503 takes the pod out of rotation")
+        XCTAssertGreaterThan(try XCTUnwrap(grace), try XCTUnwrap(drainGrace) + 10, "longer than the grace period and the 10 s drain")
     }
 
     func testComposeRunsTwoReplicasBehindNginx() throws {

@@ -57,6 +57,29 @@ final class FairUseEndpointTests: EndToEndTestCase {
         XCTAssertEqual(limited.status, "rate_limited")
         XCTAssertTrue(limited.raw.contains(#""scope":"client""#), limited.raw)
         XCTAssertEqual(fake.requestCount(for: "heck"), 0)
+        // Refused at once, nothing went out: no activity for it (issue #31), only heckj's pair.
+        try client.drain(for: 0.2)
+        XCTAssertEqual(client.activity, [true, false])
+    }
+
+    /// GitHub's limit spent (the demo's `limited`): later lookups that need GitHub are answered
+    /// `rate_limited` at once, without activity, until the reset; REST says 429 with Retry-After.
+    func testWhileGithubsLimitIsPausedLookupsAreRefusedAtOnceWithoutActivity() throws {
+        try startVirtualService()
+        fake.script("heckj", .rateLimitExceeded)
+        let client = try connect()
+        try type("heckj", on: client)
+        XCTAssertEqual(try pump(client) { $0.isResult }.status, "rate_limited")
+        try type("heck", on: client)
+        let refused = try pump(client) { $0.isResult && $0.query == "heck" }
+        XCTAssertEqual(refused.status, "rate_limited")
+        XCTAssertFalse(refused.raw.contains("scope"), refused.raw)
+        try client.drain(for: 0.2)
+        XCTAssertEqual(client.activity, [true, false], "only the lookup that went out")
+        XCTAssertEqual(fake.requestCount(for: "heck"), 0)
+        let rest = try get("/api/users/hec")
+        XCTAssertEqual(rest.status, 429, rest.text)
+        XCTAssertNotNil(rest.header("Retry-After").flatMap(Int.init))
     }
 
     func testForwardedAddressesOnlyFromTrustedProxies() throws {

@@ -18,6 +18,13 @@ final class PipelineCatalogTests: EndToEndTestCase {
         XCTAssertEqual(entries.map(\.name), ["github-user", "github-search", "form"])
         XCTAssertEqual(entries.first, Entry(
             name: "github-user", path: "/ws", page: "/", stages: ["input", "throttle", "removeDuplicates", "lookup", "switchToLatest"]))
+        // docs/protocol.md's example is the first entry as sent, keys sorted (issue #31: the
+        // docs showed name, path, page, stages).
+        let protocolDoc = try String(
+            contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let example = try XCTUnwrap(
+            protocolDoc.components(separatedBy: "the pipeline catalog: `").dropFirst().first?.components(separatedBy: ", …]").first)
+        XCTAssertTrue(response.text.hasPrefix(example), "\(example)\nis not how\n\(response.text)\nbegins")
         for entry in entries {
             let page = try get(entry.page)
             XCTAssertEqual(page.status, 200, entry.page)

@@ -39,9 +39,9 @@ final class PipelineClientScriptEndpointTests: EndToEndTestCase {
         XCTAssertEqual(try get("/pipelines.js", method: "POST").status, 405)
     }
 
-    /// Each page names the current version and sends the policy as a header too; the policy lets
-    /// the page load scripts from the service itself ('self': /pipelines.js) and run its inline
-    /// code, and nothing from elsewhere; its sockets go to the service.
+    /// Each page names the current versions and sends the policy as a header too; the policy lets
+    /// the page load scripts from the service itself ('self': /pipelines.js, /pages.js) and
+    /// nothing else, no inline code; its sockets go to the service.
     func testEveryPageLoadsTheScriptUnderItsPolicy() throws {
         try startService()
         for page in ["/", "/search", "/form"] {
@@ -52,12 +52,26 @@ final class PipelineClientScriptEndpointTests: EndToEndTestCase {
             let policy = try XCTUnwrap(response.header("Content-Security-Policy"), page)
             XCTAssertTrue(response.text.contains(#"<meta http-equiv="Content-Security-Policy" content="\#(policy)" />"#), page)
             XCTAssertTrue(response.text.contains(#"<script src="\#(PipelineClientScript.versionedPath)"></script>"#), page)
+            XCTAssertTrue(response.text.contains(#"<script src="\#(PageScript.served.versionedPath)"></script>"#), page)
             let directives = Self.directives(policy)
             XCTAssertEqual(directives["default-src"], ["'none'"], page)
-            XCTAssertEqual(directives["script-src"], ["'self'", "'unsafe-inline'"], page)
-            XCTAssertTrue(directives["connect-src", default: []].contains("'self'"), page)
+            // Issue #31: no 'unsafe-inline' scripts, no socket to any host, no image from anywhere.
+            XCTAssertEqual(directives["script-src"], ["'self'"], page)
+            XCTAssertEqual(directives["connect-src"], ["'self'"], page)
+            XCTAssertEqual(directives["img-src"], ["https://avatars.githubusercontent.com"], page)
             XCTAssertTrue(PipelineClientScript.path.hasPrefix("/"), "same origin, so 'self' covers it")
         }
+    }
+
+    /// The pages' own code is served like the client: versioned, cached for good under that URL.
+    func testThePagesCodeIsServedAsAScript() throws {
+        try startService()
+        let response = try get(PageScript.served.versionedPath)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.header("Content-Type"), "text/javascript; charset=utf-8")
+        XCTAssertEqual(response.header("Cache-Control"), "public, max-age=31536000, immutable")
+        XCTAssertEqual(response.text, PageScript.served.source)
+        XCTAssertEqual(try get(PageScript.path).header("Cache-Control"), "no-cache")
     }
 
     /// `name → values` of a Content-Security-Policy.

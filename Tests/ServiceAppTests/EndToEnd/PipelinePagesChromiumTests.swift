@@ -7,8 +7,9 @@ import XCTest
 /// the form, and the submit button's state, each page over one WebSocket, to `/ws/pipelines`.
 /// Screenshots go to `.build/test-artifacts`.
 final class PipelinePagesChromiumTests: EndToEndTestCase {
-    /// Types `heck` into the search field letter by letter, waits for its results, presses
-    /// Refresh and waits for the indicator to show and go again.
+    /// Types `heck` into the search field letter by letter, waits for its results, makes every
+    /// avatar fail to load (issue #31: the page showed broken images offline), presses Refresh
+    /// and waits for the indicator to show and go again.
     static let searchDrive = #"""
         var query = $("query"), typed = 0, word = "heck", refreshSeen = false;
         function type() { typed += 1; query.value = word.slice(0, typed); query.dispatchEvent(new Event("input", { bubbles: true })); if (typed < word.length) { setTimeout(type, 30); } }
@@ -17,8 +18,11 @@ final class PipelinePagesChromiumTests: EndToEndTestCase {
           if (!refreshSeen && typed === word.length && $("total").textContent === "2") {
             refreshSeen = true;
             var before = results();
+            // Every avatar fails to load (as offline): each leaves a placeholder, as on "/".
+            Array.prototype.forEach.call(doc.querySelectorAll("#results img"), function (img) { img.dispatchEvent(new Event("error")); });
+            var degraded = doc.querySelectorAll("#results img").length + "/" + doc.querySelectorAll("#results li > .thumb.placeholder").length;
             new MutationObserver(function () {
-              if ($("refreshing").hidden) { finish("results=" + before + " total=" + $("total").textContent + " refreshed=yes after=" + results()); }
+              if ($("refreshing").hidden) { finish("results=" + before + " avatars/placeholders=" + degraded + " total=" + $("total").textContent + " refreshed=yes after=" + results()); }
             }).observe($("refreshing"), { attributes: true });
             $("refresh").click();
           }
@@ -51,7 +55,7 @@ final class PipelinePagesChromiumTests: EndToEndTestCase {
     func testSearchPageTypesAndRefreshes() throws {
         try startService { $0.search.debounce = .milliseconds(50); $0.search.refreshDelay = .milliseconds(100) }
         let report = try drivePage("/search", in: .chromium, drive: Self.searchDrive, screenshot: "chromium-search-page.png")
-        XCTAssertEqual(report, "results=heckj+heck total=2 refreshed=yes after=heckj+heck")
+        XCTAssertEqual(report, "results=heckj+heck avatars/placeholders=0/2 total=2 refreshed=yes after=heckj+heck")
         XCTAssertEqual(fake.searchQueries.filter { $0 == "heck" }.count, 2, "the typed search and the refresh: \(fake.searchQueries)")
     }
 

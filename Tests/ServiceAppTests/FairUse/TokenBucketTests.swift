@@ -47,6 +47,24 @@ final class ClientLimiterTests: XCTestCase {
         ClientLimiter(settings: settings, now: clock.now)
     }
 
+    /// Asking whether a lookup would be refused takes nothing (a lookup asks first, so that a
+    /// refused one reports no activity).
+    func testLookupRefusalIsAskedWithoutTakingAToken() {
+        let limiter = limiter(.init(lookupsPerMinute: 2))
+        XCTAssertNil(limiter.lookupRefusal("10.0.0.1"), "a new client has a full bucket")
+        XCTAssertEqual(limiter.count, 0, "and is not remembered for asking")
+        XCTAssertNil(limiter.spendLookup("10.0.0.1"))
+        XCTAssertNil(limiter.lookupRefusal("10.0.0.1"))
+        XCTAssertNil(limiter.lookupRefusal("10.0.0.1"), "asking twice took nothing")
+        XCTAssertNil(limiter.spendLookup("10.0.0.1"))
+        XCTAssertEqual(limiter.lookupRefusal("10.0.0.1")?.seconds, 30)
+        XCTAssertEqual(limiter.spendLookup("10.0.0.1")?.seconds, 30)
+        clock.advance(.seconds(30))
+        XCTAssertNil(limiter.lookupRefusal("10.0.0.1"), "refilled")
+        _ = limiter.block("10.0.0.1", seconds: 5)
+        XCTAssertEqual(limiter.lookupRefusal("10.0.0.1")?.seconds, 5, "blocked by the shared allowance")
+    }
+
     func testSessionsPerClientAndCountedDownOnClose() {
         let limiter = limiter(.init(sessionsPerClient: 2))
         XCTAssertNil(limiter.openSession("10.0.0.1"))

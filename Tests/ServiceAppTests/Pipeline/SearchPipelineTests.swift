@@ -70,6 +70,28 @@ final class SearchPipelineTests: XCTestCase {
         assertActivity([true, false, true, false])
     }
 
+    /// The empty field's frame is the initial `""` going through the debounce like any text
+    /// (the seed's `@Published` text, debounced): it comes once `debounceMs` pass without text,
+    /// and text sooner replaces it. Issue #31: the docs said it always comes at start.
+    func testTheEmptyFieldsFrameComesOnlyAfterAQuietDebounceWindow() {
+        scheduler.advance(by: .milliseconds(200))
+        send(.input("heck"))
+        scheduler.advance(by: .milliseconds(300))
+        waitForSearches(1)
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(events.searches.map(\.query), ["heck"], "text 200 ms after the start: no empty frame, ever")
+
+        let quiet = EventLog()
+        let untouched = SearchPipeline(
+            client: client, settings: .init(), scheduler: scheduler.eraseToAnyScheduler(), write: { quiet.append($0) })
+        defer { untouched.cancel() }
+        scheduler.advance(by: .milliseconds(299))
+        XCTAssertEqual(quiet.searches.count, 0, "the debounce holds the empty text too")
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertTrue(waitUntil(timeout: 10) { quiet.searches.count == 1 })
+        XCTAssertEqual(quiet.searches.map(\.status), [.empty], "debounceMs of quiet: the empty field's frame")
+    }
+
     func testRefreshBeforeAnyInputSearchesTheEmptyTextWithoutAnUpstreamCall() {
         send(.refresh)
         scheduler.advance(by: .milliseconds(300))

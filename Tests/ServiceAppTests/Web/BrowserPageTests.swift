@@ -92,8 +92,9 @@ final class BrowserPageTests: XCTestCase {
     }
 
     /// Nothing is loaded from elsewhere: the only `href`s are links to the service's own pages, the
-    /// only script loaded is the service's own client (`/pipelines.js`), before the page's one
-    /// inline script.
+    /// only scripts are the service's own client (`/pipelines.js`) and the pages' code
+    /// (`/pages.js`), in that order, and there is no inline script (issue #31: the policy
+    /// allowed `'unsafe-inline'` for it).
     private func assertSelfContained(_ html: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let elements = try parse(html)
         for element in elements where ["link", "iframe", "object", "embed"].contains(element.name) {
@@ -103,14 +104,19 @@ final class BrowserPageTests: XCTestCase {
         for element in elements {
             for (name, value) in element.attributes where ["src", "href"].contains(name) {
                 let ownPage = element.name == "a" && name == "href" && ["/", "/search", "/form"].contains(value)
-                let ownScript = element.name == "script" && name == "src" && value == PipelineClientScript.versionedPath
+                let ownScript = element.name == "script" && name == "src"
+                    && [PipelineClientScript.versionedPath, PageScript.served.versionedPath].contains(value)
                 if !ownPage && !ownScript { XCTFail("external \(name)=\(value) on <\(element.name)>", file: file, line: line) }
             }
         }
         XCTAssertFalse(html.contains("@import"), file: file, line: line)
         XCTAssertFalse(html.contains("url("), "no CSS url(): fonts and images would be external", file: file, line: line)
         let scripts = elements.filter { $0.name == "script" }
-        XCTAssertEqual(scripts.map { $0.attributes["src"] }, [PipelineClientScript.versionedPath, nil], file: file, line: line)
+        XCTAssertEqual(
+            scripts.map { $0.attributes["src"] }, [PipelineClientScript.versionedPath, PageScript.served.versionedPath],
+            file: file, line: line)
+        XCTAssertEqual(scripts.map(\.text), ["", ""], "no inline script", file: file, line: line)
+        XCTAssertFalse(html.contains(" on"), "no inline event handler attributes", file: file, line: line)
         XCTAssertEqual(elements.filter { $0.name == "style" }.count, 1, file: file, line: line)
     }
 
@@ -128,17 +134,22 @@ final class BrowserPageTests: XCTestCase {
             let links = elements.filter { $0.name == "a" }.compactMap { $0.attributes["href"] }
             XCTAssertEqual(links, ["/", "/search", "/form"])
         }
-        XCTAssertTrue(SearchPage.html.contains(#"pipelines.subscribe("github-search""#))
-        XCTAssertTrue(FormPage.html.contains(#"pipelines.subscribe("form""#))
-        XCTAssertTrue(BrowserPage.html.contains(#"pipelines.subscribe("github-user""#))
+        XCTAssertTrue(SearchPage.script.contains(#"pipelines.subscribe("github-search""#))
+        XCTAssertTrue(FormPage.script.contains(#"pipelines.subscribe("form""#))
+        XCTAssertTrue(BrowserPage.script.contains(#"pipelines.subscribe("github-user""#))
+        // Each page names its pipeline, and /pages.js runs that page's code only there.
+        for (html, pipeline) in [(BrowserPage.html, "github-user"), (SearchPage.html, "github-search"), (FormPage.html, "form")] {
+            XCTAssertTrue(html.contains(#"<body data-page="\#(pipeline)">"#), pipeline)
+            XCTAssertTrue(PageScript.served.source.contains(#"if (document.body.getAttribute("data-page") === "\#(pipeline)") {"#))
+        }
     }
 
     /// One socket implementation: the shared client constructs the one WebSocket, to
     /// `/ws/pipelines`; no page's inline script makes one of its own.
     func testOnlyTheSharedClientOpensASocket() throws {
-        for html in [BrowserPage.html, SearchPage.html, FormPage.html] {
-            XCTAssertFalse(html.contains("WebSocket"), "a page's inline script opens no socket")
-            XCTAssertFalse(html.contains("innerHTML"), "network data is only written as text")
+        for script in [PageScript.served.source, BrowserPage.script, SearchPage.script, FormPage.script] {
+            XCTAssertFalse(script.contains("WebSocket"), "a page's own script opens no socket")
+            XCTAssertFalse(script.contains("innerHTML"), "network data is only written as text")
         }
         let client = PipelineClientScript.script
         XCTAssertEqual(client.components(separatedBy: "new WebSocket(").count - 1, 1)
@@ -153,7 +164,7 @@ final class BrowserPageTests: XCTestCase {
     }
 
     func testScriptSpeaksTheContract() throws {
-        let script = try XCTUnwrap(try parse().first { $0.name == "script" && $0.attributes["src"] == nil }).text
+        let script = BrowserPage.script
         XCTAssertTrue(script.contains(#"send({ type: "input", value: field.value })"#))
         for event in [#"case "hello""#, #"case "activity""#, #"case "result""#, #"case "error""#] {
             XCTAssertTrue(script.contains(event), event)
@@ -168,7 +179,13 @@ final class BrowserPageTests: XCTestCase {
     func testContentSecurityPolicyIsDeclared() throws {
         let meta = try parse().first { $0.name == "meta" && $0.attributes["http-equiv"] == "Content-Security-Policy" }
         XCTAssertEqual(meta?.attributes["content"], BrowserPage.contentSecurityPolicy)
-        XCTAssertTrue(BrowserPage.contentSecurityPolicy.contains("default-src 'none'"))
-        XCTAssertTrue(BrowserPage.contentSecurityPolicy.contains("script-src 'self' 'unsafe-inline';"), "the client from the service, the inline page code")
+        // As docs/protocol.md gives it (issue #31: it was looser than documented).
+        XCTAssertEqual(
+            BrowserPage.contentSecurityPolicy,
+            "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src https://avatars.githubusercontent.com; "
+                + "connect-src 'self'; base-uri 'none'; form-action 'none'")
+        let protocolDoc = try String(
+            contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        XCTAssertTrue(protocolDoc.contains("`\(BrowserPage.contentSecurityPolicy)`"), "docs/protocol.md gives the policy")
     }
 }

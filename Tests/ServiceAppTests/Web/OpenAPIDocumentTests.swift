@@ -27,14 +27,33 @@ final class OpenAPIDocumentTests: XCTestCase {
         return try object(root, path)
     }
 
+    /// Every endpoint of docs/protocol.md's "HTTP endpoints" table is in the document, and
+    /// nothing else (issue #31: `/asyncapi.json` was missing).
+    func testPathsAreTheProtocolTablesEndpoints() throws {
+        let protocolDoc = try String(
+            contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let section = try XCTUnwrap(protocolDoc.components(separatedBy: "## HTTP endpoints").dropFirst().first)
+        var documented: Set<String> = []
+        for row in section.split(separator: "\n").prefix(while: { !$0.hasPrefix("Every route") }) where row.hasPrefix("| `") {
+            let cell = row.dropFirst(2).prefix { $0 != "|" }
+            let regex = try NSRegularExpression(pattern: #"`(?:GET )?(/[^`\s,]*)`"#)
+            let text = String(cell)
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                documented.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        XCTAssertTrue(documented.contains("/asyncapi.json"), "\(documented)")
+        XCTAssertEqual(Set(try object(try document(), ["paths"]).keys), documented)
+    }
+
     func testVersionAndPaths() throws {
         let root = try document()
         XCTAssertEqual(root["openapi"] as? String, "3.0.3")
         let paths = try object(root, ["paths"])
         XCTAssertEqual(
             Set(paths.keys),
-            ["/", "/search", "/form", "/pipelines.js", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}",
-             "/openapi.json", "/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
+            ["/", "/search", "/form", "/pipelines.js", "/pages.js", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}",
+             "/openapi.json", "/asyncapi.json", "/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
         for (path, item) in paths {
             XCTAssertEqual(Array(try XCTUnwrap(item as? Object).keys), ["get"], path)
         }

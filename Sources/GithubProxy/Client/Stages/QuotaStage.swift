@@ -19,4 +19,17 @@ extension GithubClient {
             }
             .eraseToAnyPublisher()
     }
+
+    /// The answer of a lookup that would go out but is known at once to be refused: `resource`
+    /// paused here (its rate limit spent), or `quota` spent. Nil otherwise. Asked before the
+    /// activity stage, so such a lookup fails `rateLimited` or `clientRateLimited` without
+    /// `activity` events and without being charged — `activity:true` means a request goes out.
+    /// A caller that would join a request in flight passes no `quota` and no `resource`: joining
+    /// is free, and that request went out before any pause.
+    func refusedAtOnce<Value>(_ resource: String?, quota: (any UpstreamQuota)?) -> AnyPublisher<Value, GithubError>? {
+        if let resource, let paused: AnyPublisher<Value, GithubError> = pausedFailure(resource) { return paused }
+        guard let wait = quota?.refusalIfSpent() else { return nil }
+        events.requested(outcome: "client_rate_limited")
+        return Fail(error: .clientRateLimited(retryAfterSeconds: wait)).eraseToAnyPublisher()
+    }
 }

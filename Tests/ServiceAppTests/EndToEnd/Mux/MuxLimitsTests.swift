@@ -78,6 +78,25 @@ final class MuxLimitsTests: EndToEndTestCase {
         _ = other
     }
 
+    /// The decision of issue #31, with the defaults: subscriptions count as sessions at the same
+    /// rate as sockets, so one socket with 16 live subscriptions (`mux.maxSubscriptions`) uses all
+    /// of `limits.sessionsPerClient` (16) and a second tab of the same client is refused until
+    /// a subscription ends.
+    func testWithTheDefaultsSixteenSubscriptionsOnOneSocketLeaveNoRoomForASecondTab() throws {
+        try startService()
+        let defaults = ServiceConfig()
+        XCTAssertEqual([defaults.mux.maxSubscriptions, defaults.fairUse.sessionsPerClient], [16, 16])
+        let mux = try MuxClient(port: port, source: "127.0.0.1")
+        for index in 0..<16 { try mux.subscribe("s\(index)", "form") }
+        try mux.barrier()
+        XCTAssertEqual(mux.frames.filter { $0.type == "subscribed" }.count, 16)
+        XCTAssertEqual(try upgradeStatus("/ws/pipelines", from: "127.0.0.1"), 429, "a second tab")
+        try mux.cancel("s15")
+        try mux.barrier()
+        XCTAssertTrue(waitUntil(timeout: 5) { (try? self.upgradeStatus("/ws/pipelines", from: "127.0.0.1")) == 101 },
+                      "one subscription fewer: room for the tab")
+    }
+
     func testForeignOriginsAreRefusedAsOnTheOtherEndpoints() throws {
         try startService { $0.fairUse.allowedOrigins = ["https://allowed.example"] }
         XCTAssertEqual(try upgradeStatus("/ws/pipelines", headers: "Origin: https://evil.example\r\n"), 403)

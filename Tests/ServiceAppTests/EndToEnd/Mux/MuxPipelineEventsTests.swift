@@ -109,6 +109,11 @@ final class MuxPipelineEventsTests: EndToEndTestCase {
         XCTAssertFalse(traces.isEmpty)
         XCTAssertEqual(Set(traces.compactMap(\.stage)).subtracting(PipelineDescriptor.form.stages), [])
         XCTAssertTrue(traces.contains { $0.stage == "value1" && $0.object["value"] as? String == "abc" })
+        for trace in traces {
+            // Keys sorted, as in every server frame (issue #31: the id used to come first).
+            XCTAssertTrue(trace.raw.hasPrefix(#"{"event":""#), trace.raw)
+            XCTAssertTrue(trace.raw.contains(#","id":"f","stage":""#), trace.raw)
+        }
         XCTAssertEqual(mux.events["f"], [], "no demand: no events, traces all the same")
         let plain = try MuxClient(port: port)
         try plain.subscribe("g", "form")

@@ -2,11 +2,16 @@
 // CDP Page.addScriptToEvaluateOnNewDocument): records every WebSocket the page constructs, and on
 // those sockets the demand of /ws/pipelines as it goes over the wire — the subscribe and request
 // frames sent, the event frames received — so a test sees which sockets a page opened and how much
-// demand it ever had outstanding, whatever the page's own script says. window.__socketLog.
+// demand it ever had outstanding, whatever the page's own script says; and every violation of the
+// page's Content-Security-Policy. window.__socketLog.
 (function () {
   "use strict";
   var Native = window.WebSocket;
-  var log = { urls: [], subscribes: 0, requests: 0, events: 0, types: {}, maxOutstanding: 0, unbounded: false };
+  var log = { urls: [], subscribes: 0, requests: 0, events: 0, types: {}, maxOutstanding: 0, unbounded: false, violations: [] };
+  // Whatever the page's Content-Security-Policy blocks (an inline script, a socket elsewhere…).
+  document.addEventListener("securitypolicyviolation", function (event) {
+    log.violations.push(event.effectiveDirective + " " + event.blockedURI);
+  }, true);
   var requested = {}, received = {};
   function parse(data) {
     if (typeof data !== "string") { return null; }

@@ -7,7 +7,8 @@ import XCTest
 /// (`Scripts/chromium_cdp_drive.py`: Chromium over CDP; `Scripts/firefox_bidi_drive.py`: Firefox
 /// over WebDriver BiDi), in real time, with `Scripts/socket_recorder.js` loaded into the page
 /// before the page's own scripts: every WebSocket the page constructs, and the demand of
-/// `/ws/pipelines` on the wire (`PageSockets`), come back with what the drive reported.
+/// `/ws/pipelines` on the wire and the page's Content-Security-Policy violations (`PageSockets`),
+/// come back with what the drive reported.
 ///
 /// A drive is the body of a function given `$` (the page's `getElementById`), `doc` (its
 /// document) and `finish(text)`, run once the page's connection is open (`#connection`
@@ -69,7 +70,8 @@ struct BrowserScriptDriver {
 /// What `Scripts/socket_recorder.js` saw in a page: the URL of every WebSocket it constructed, and
 /// on them the `subscribe` and `request` frames sent and the `event` frames received (by the
 /// event's own `type`); `maxOutstanding` is the most demand any subscription ever had requested
-/// and not yet received; `unbounded` that some demand was not a number (`"unlimited"`).
+/// and not yet received; `unbounded` that some demand was not a number (`"unlimited"`);
+/// `violations` what the page's Content-Security-Policy blocked.
 struct PageSockets: Decodable, Equatable {
     var urls: [String]
     var subscribes: Int
@@ -78,6 +80,8 @@ struct PageSockets: Decodable, Equatable {
     var types: [String: Int]
     var maxOutstanding: Int
     var unbounded: Bool
+    /// What the page's Content-Security-Policy blocked: `directive blocked-URI` each.
+    var violations: [String]
 }
 
 extension EndToEndTestCase {
@@ -106,5 +110,6 @@ extension EndToEndTestCase {
         XCTAssertFalse(sockets.unbounded, "every demand a number: \(sockets)", file: file, line: line)
         XCTAssertLessThanOrEqual(sockets.maxOutstanding, PipelineClientScript.demandWindow, "\(sockets)", file: file, line: line)
         XCTAssertGreaterThan(sockets.events, 0, "\(sockets)", file: file, line: line)
+        XCTAssertEqual(sockets.violations, [], "Content-Security-Policy violations", file: file, line: line)
     }
 }
