@@ -65,6 +65,9 @@ extension DispatchQueue: Scheduler {
         async(group: options?.group, qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) { action() }
     }
 
+    /// Runs `action` at `date`, at most `tolerance` late: a one-shot timer source with that
+    /// leeway. (`asyncAfter` would let libdispatch add its own leeway, a tenth of the delay:
+    /// up to 50 ms for a 500 ms throttle; ``minimumTolerance`` is 0, so none is added here.)
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -72,9 +75,14 @@ extension DispatchQueue: Scheduler {
         _ action: @escaping () -> Void
     ) {
         nonisolated(unsafe) let action = action
-        asyncAfter(deadline: date.dispatchTime, qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {
+        let timer = DispatchSource.makeTimerSource(flags: [.strict], queue: self)
+        // The handler holds the source until it has fired once; cancelling it releases both.
+        timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {
+            timer.cancel()
             action()
         }
+        timer.schedule(deadline: date.dispatchTime, leeway: .nanoseconds(Swift.max(0, tolerance.magnitude)))
+        timer.resume()
     }
 
     public func schedule(

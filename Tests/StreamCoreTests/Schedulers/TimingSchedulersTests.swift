@@ -231,3 +231,34 @@ private final class RunLoopThread: @unchecked Sendable {
 
     func stop() { lock.withLock { stopped = true } }
 }
+
+final class DispatchQueueSchedulerTests: XCTestCase {
+    /// A one-shot action runs once, on the queue, and never before its deadline (whatever its
+    /// tolerance); how late it may be is the tolerance, which the service's timer-lateness
+    /// histogram measures under load (not a timed test).
+    func testOneShotActionRunsOnceOnTheQueueNotBeforeItsDeadline() {
+        let queue = DispatchQueue(label: "one-shot")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        for tolerance in [DispatchQueue.SchedulerTimeType.Stride.nanoseconds(0), .milliseconds(5)] {
+            let ran = expectation(description: "ran")
+            ran.assertForOverFulfill = true
+            let deadline = queue.now.advanced(by: .milliseconds(20))
+            queue.schedule(after: deadline, tolerance: tolerance) {
+                XCTAssertEqual(DispatchQueue.getSpecific(key: key), 7)
+                XCTAssertGreaterThanOrEqual(DispatchTime.now(), deadline.dispatchTime)
+                ran.fulfill()
+            }
+            wait(for: [ran], timeout: 10)
+        }
+        XCTAssertEqual(queue.minimumTolerance, .nanoseconds(0))
+    }
+
+    /// An action scheduled for a time already past runs at once.
+    func testPastDeadlineRunsAtOnce() {
+        let queue = DispatchQueue(label: "past")
+        let ran = expectation(description: "ran")
+        queue.schedule(after: queue.now.advanced(by: .seconds(-1)), tolerance: .zero) { ran.fulfill() }
+        wait(for: [ran], timeout: 10)
+    }
+}
