@@ -109,6 +109,7 @@ let package = Package(
         // Blocking loopback HTTP and WebSocket test clients shared by the HTTPServer and ServiceApp test targets.
         .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
 
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
         .testTarget(
             name: "HTTPServerTests",
