@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// Handles one request. Called by the server layer with path parameters filled in
 /// (``HTTPRequest/pathParameters``); it may suspend (e.g. to await a lookup).
@@ -40,6 +41,8 @@ public struct Router: Sendable {
         var method: HTTPMethod
         var pattern: RoutePattern
         var handler: RouteResponder
+        /// `http_request_duration_seconds{route=pattern}`.
+        var duration: Metrics.Timer
     }
 
     private var routes: [Route] = []
@@ -49,7 +52,13 @@ public struct Router: Sendable {
         var method: HTTPMethod
         var path: String
         var handler: RouteResponder
+        var duration: Metrics.Timer
     }
+
+    /// The label of the request durations, one histogram per route pattern (`route`), and
+    /// `route="unmatched"` for the 404s and 405s.
+    public static let durationLabel = "http_request_duration_seconds"
+    private static let unmatchedDuration = Metrics.Timer(label: durationLabel, dimensions: [("route", "unmatched")])
 
     /// The literal routes, compiled at registration: a request path without `%` that equals one
     /// is matched by comparing bytes (no splitting, no decoding); a literal pattern is the most
@@ -92,9 +101,10 @@ public struct Router: Sendable {
     private mutating func add(_ method: HTTPMethod, _ pattern: String, responder handler: RouteResponder) {
         let compiled = RoutePattern(pattern)
         routes.removeAll { $0.method == method && $0.pattern.hasSameShape(as: compiled) }
-        routes.append(Route(method: method, pattern: compiled, handler: handler))
+        let duration = Metrics.Timer(label: Self.durationLabel, dimensions: [("route", pattern)])
+        routes.append(Route(method: method, pattern: compiled, handler: handler, duration: duration))
         literalRoutes = routes.compactMap { route in
-            route.pattern.literalPath.map { LiteralRoute(method: route.method, path: $0, handler: route.handler) }
+            route.pattern.literalPath.map { LiteralRoute(method: route.method, path: $0, handler: route.handler, duration: route.duration) }
         }
     }
 
@@ -110,17 +120,27 @@ public struct Router: Sendable {
     /// Maps a method and request target (`/a/b?q`, or absolute-form `http://h/a/b`) to a route.
     /// Allocates nothing on the way to a literal route, and only the parameters for a pattern.
     public func match(method: HTTPMethod, target: String) -> Match {
+        matchRoute(method: method, target: target).match
+    }
+
+    /// ``match(method:target:)`` with the histogram of the route's request durations.
+    private func matchRoute(method: HTTPMethod, target: String) -> (match: Match, duration: Metrics.Timer) {
         let path = Self.path(of: target)
         if !path.utf8.contains(0x25) {
             // By index: a `for route in` loop would copy (retain and release) every entry.
             for index in literalRoutes.indices
             where HTTPSyntax.sameBytes(path, literalRoutes[index].path) && literalRoutes[index].method == method {
-                return .matched(literalRoutes[index].handler, parameters: [:])
+                return (.matched(literalRoutes[index].handler, parameters: [:]), literalRoutes[index].duration)
             }
         }
         if let index = bestRoute(method, path) ?? (method == .head ? bestRoute(.get, path) : nil) {
-            return .matched(routes[index].handler, parameters: routes[index].pattern.parameters(path))
+            return (.matched(routes[index].handler, parameters: routes[index].pattern.parameters(path)), routes[index].duration)
         }
+        return (unmatched(path), Self.unmatchedDuration)
+    }
+
+    /// The 404 or 405 (with the allowed methods) of a path no route of its method matches.
+    private func unmatched(_ path: Substring) -> Match {
         var allowed: [HTTPMethod] = []
         let candidates = routes.filter { $0.pattern.matches(path) }
         if candidates.isEmpty { return .notFound }
@@ -155,7 +175,17 @@ public struct Router: Sendable {
     /// What answers `request`: its route's handler with ``HTTPRequest/pathParameters`` set, or
     /// the `404`/`405` fallback (with `Allow`).
     public func resolve(_ request: HTTPRequest) -> Resolution {
-        switch match(method: request.method, target: request.target) {
+        resolveRoute(request).resolution
+    }
+
+    /// ``resolve(_:)`` with the histogram the request's duration goes to (the server records it).
+    func resolveRoute(_ request: HTTPRequest) -> (resolution: Resolution, duration: Metrics.Timer) {
+        let (match, duration) = matchRoute(method: request.method, target: request.target)
+        return (resolution(of: match, request), duration)
+    }
+
+    private func resolution(of match: Match, _ request: HTTPRequest) -> Resolution {
+        switch match {
         case .matched(let responder, let parameters):
             var request = request
             request.pathParameters = parameters

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Metrics
 
 /// HTTP/1.1 on one connection: parses requests, answers them strictly in order (pipelining),
 /// enforces the read and idle timeouts, answers `Expect: 100-continue`, and hands the
@@ -130,10 +132,17 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
             upgradeRequested(request, route: route, on: connection)
             return
         }
-        switch server.router.resolve(request) {
+        // http_request_duration_seconds{route}: from the request dispatched to its response ready
+        // to be written (as Hummingbird's metrics middleware times its handlers).
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (resolution, duration) = server.router.resolveRoute(request)
+        switch resolution {
         case .immediate(let handler, let request):
-            finish(request, with: handler(request), on: connection)
+            let response = handler(request)
+            duration.recordNanoseconds(Self.nanoseconds(since: started))
+            finish(request, with: response, on: connection)
         case .fixed(let response, let request):
+            duration.recordNanoseconds(Self.nanoseconds(since: started))
             guard response.fits(request, compress: server.configuration.compression), !server.isDraining else {
                 finish(request, with: response.response, on: connection)
                 return
@@ -149,11 +158,16 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 let response = await handler(request)
                 loop.execute { [self] in
                     handlerTask = nil
+                    duration.recordNanoseconds(Self.nanoseconds(since: started))
                     if state.handlerReturned() { connection.resumeReading() }
                     finish(request, with: response, on: connection)
                 }
             }
         }
+    }
+
+    private static func nanoseconds(since start: UInt64) -> Int64 {
+        Int64(clamping: DispatchTime.now().uptimeNanoseconds &- start)
     }
 
     private func finish(_ request: HTTPRequest, with response: HTTPResponse, on connection: Connection) {

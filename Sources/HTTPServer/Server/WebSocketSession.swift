@@ -47,6 +47,12 @@ public final class WebSocketSession: @unchecked Sendable {
         loop.enqueue { [self] in handler?.send(message, enforceLimit: true) }
     }
 
+    /// Runs `body` on the connection's loop once every message sent before this call has been
+    /// handed to the socket (written, or buffered while the socket is full).
+    public func afterPendingSends(_ body: @escaping @Sendable () -> Void) {
+        loop.enqueue(body)
+    }
+
     /// Starts the closing handshake; the connection closes when the client answers or after
     /// `closeTimeout`. Ordered with `send(_:)`.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {

@@ -14,6 +14,9 @@ struct PipelineDescriptor: Sendable {
         let config: ServiceConfig
         let scheduler: AnySchedulerOf<DispatchQueue>
         let fairUse: FairUse
+        /// Receives how long each `github-user` answer that needed no upstream request took
+        /// (`CachedResultTimer`); by default nowhere.
+        var cachedResult: @Sendable (Duration) -> Void = { _ in }
     }
 
     /// The `pipeline` of the `hello` event.
@@ -55,7 +58,8 @@ extension PipelineDescriptor {
     ) { context, quota, output in
         GithubUserInstance.start(
             client: context.client, throttle: context.config.throttle,
-            minLength: context.config.minLength, scheduler: context.scheduler, quota: quota, output: output
+            minLength: context.config.minLength, scheduler: context.scheduler, quota: quota, output: output,
+            timer: CachedResultTimer(record: context.cachedResult)
         )
     }
 

@@ -8,6 +8,9 @@ struct PipelineInstance: Sendable {
         let event: @Sendable (String) -> Void
         /// Each trace event (`?trace=1`), or nil: the pipeline is built without tracing.
         let trace: (@Sendable (String) -> Void)?
+        /// Runs its argument once every event handed to `event` so far has been written (on a
+        /// session: handed to the socket on its connection's loop); at once by default.
+        var afterWritten: @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
     }
 
     /// Takes one client frame of the pipeline's own endpoint (its text), handled as there.

@@ -8,7 +8,10 @@ import StreamCore
 enum PipelineSession {
     static func attach(_ session: WebSocketSession, to pipeline: PipelineDescriptor, context: PipelineDescriptor.Context) {
         let send: @Sendable (String) -> Void = { [weak session] text in session?.send(.text(text)) }
-        let output = PipelineInstance.Output(event: send, trace: PipelineTracer.isRequested(by: session.request) ? send : nil)
+        let output = PipelineInstance.Output(
+            event: send, trace: PipelineTracer.isRequested(by: session.request) ? send : nil,
+            afterWritten: { [weak session] body in session?.afterPendingSends(body) }
+        )
         let instance = pipeline.start(context, context.fairUse.quota(for: session.request), output)
         feed(session, receive: instance.receive, cancel: instance.cancel)
     }

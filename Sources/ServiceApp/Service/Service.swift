@@ -73,7 +73,11 @@ final class Service: Sendable {
         server.setErrorResponse { status, message in
             JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
         }
-        let context = PipelineDescriptor.Context(client: client, config: config, scheduler: scheduler, fairUse: fairUse)
+        // The pipelines' timers are measured: how late each fires (pipeline_timer_lateness_seconds).
+        let pipelineScheduler = TimerLatenessScheduler(base: scheduler, record: metrics.timerLateness).eraseToAnyScheduler()
+        let context = PipelineDescriptor.Context(
+            client: client, config: config, scheduler: pipelineScheduler, fairUse: fairUse, cachedResult: metrics.cachedResult
+        )
         for pipeline in PipelineDescriptor.all {
             let opened = Self.sessionsOpened(pipeline.path)
             server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in

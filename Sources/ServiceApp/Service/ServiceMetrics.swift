@@ -52,6 +52,32 @@ final class ServiceMetrics: Sendable {
         )
     }
 
+    /// Records how late a pipeline's timer fired against its deadline.
+    var timerLateness: @Sendable (Duration) -> Void {
+        let timer = Metrics.Timer(label: Self.timerLatenessLabel)
+        return { timer.recordNanoseconds(Int64($0 / .nanoseconds(1))) }
+    }
+
+    /// Records a `github-user` answer that needed no upstream request: from the throttle's
+    /// release of the value (plus the input's way to the throttle) to its `result` frame written.
+    var cachedResult: @Sendable (Duration) -> Void {
+        let timer = Metrics.Timer(label: Self.cachedResultLabel)
+        return { timer.recordNanoseconds(Int64($0 / .nanoseconds(1))) }
+    }
+
+    static let timerLatenessLabel = "pipeline_timer_lateness_seconds"
+    static let cachedResultLabel = "pipeline_cached_result_seconds"
+    static let requestDurationLabel = "http_request_duration_seconds"
+
+    /// The buckets of the server's own latencies (timers, cached answers, requests): 10 µs to
+    /// 1 s, finest around the millisecond that their goals are stated in.
+    static let fineBuckets: [Duration] = [
+        .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250),
+        .microseconds(500), .microseconds(750), .milliseconds(1), .microseconds(1_500), .milliseconds(2),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1),
+    ]
+
     /// Records one upstream request's wait for a slot under `upstream.maxConcurrentRequests`
     /// and the queue length after it.
     var upstreamWaited: @Sendable (Duration, Int) -> Void {
@@ -68,6 +94,9 @@ final class ServiceMetrics: Sendable {
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
         ]
+        for label in [timerLatenessLabel, cachedResultLabel, requestDurationLabel] {
+            factory.durationHistogramBuckets[label] = fineBuckets
+        }
         MetricsSystem.bootstrap(factory)
         return registry
     }()

@@ -21,22 +21,39 @@ final class GithubUserPipeline: @unchecked Sendable {
     let input = PassthroughSubject<String, Never>()
     private let activity = NetworkActivity()
     private let subscriptions = PipelineSubscriptions()
+    /// Times the answers that need no upstream request, when measured.
+    private let timer: CachedResultTimer?
 
     /// Builds the pipeline; `write` receives each event (from any thread, in order per source).
     /// Lookups that go upstream are charged to `quota` (the session's client); with `tracer`,
-    /// every stage reports its events (`?trace=1`).
+    /// every stage reports its events (`?trace=1`). With `timer`, each answer that needs no
+    /// upstream request is timed up to its frame written (`afterWritten`: the output's).
     init(
         client: GithubClient, throttle: DispatchQueue.SchedulerTimeType.Stride,
         scheduler: AnySchedulerOf<DispatchQueue>, quota: (any UpstreamQuota)? = nil, tracer: PipelineTracer? = nil,
+        timer: (CachedResultTimer, afterWritten: @Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         write: @escaping @Sendable (GithubUserEvent) -> Void
     ) {
+        self.timer = timer?.0
         var cancellables: [AnyCancellable] = []
         activity.publisher
-            .sink { write(.activity(active: $0)) }
+            .sink { active in
+                if active { timer?.0.wentUpstream() }
+                write(.activity(active: active))
+            }
             .store(in: &cancellables)
+        let written: @Sendable (LookupResult) -> Void = if let (resultTimer, afterWritten) = timer {
+            { result in
+                write(.result(result))
+                afterWritten { resultTimer.resultWritten() }
+            }
+        } else {
+            { result in write(.result(result)) }
+        }
         input
             .traced(Stage.input, tracer, on: scheduler)
             .throttle(for: throttle, scheduler: scheduler, latest: true)
+            .handleEvents(receiveOutput: { [timer = timer?.0] _ in timer?.throttled() })
             .traced(Stage.throttle, tracer, on: scheduler)
             .removeDuplicates()
             .traced(Stage.removeDuplicates, tracer, on: scheduler)
@@ -46,7 +63,7 @@ final class GithubUserPipeline: @unchecked Sendable {
             }
             .switchToLatest()
             .traced(Stage.switchToLatest, tracer, on: scheduler, describe: Self.traceValue)
-            .sink { [activity] result in activity.deliverInOrder { write(.result(result)) } }
+            .sink { [activity] result in activity.deliverInOrder { written(result) } }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
     }
@@ -58,9 +75,12 @@ final class GithubUserPipeline: @unchecked Sendable {
 
     /// Feeds one client frame: a value goes into the pipeline; an unreadable frame is answered
     /// with an `error` event through `write`.
-    func receive(_ frame: ClientFrame, write: (GithubUserEvent) -> Void) {
+    /// `readAt`: when its frame was read (for the timer).
+    func receive(_ frame: ClientFrame, readAt: DispatchTime = .now(), write: (GithubUserEvent) -> Void) {
         switch frame {
-        case .input(let value): input.send(value)
+        case .input(let value):
+            timer?.inputArriving(readAt: readAt)
+            input.send(value)
         case .unreadable(let message): write(.error(code: "bad_message", message: message))
         }
     }
