@@ -27,6 +27,8 @@
 #                own, without the load client's share of the same cores.
 #              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
 #              config file as it is (e.g. an older build's config/service.json, from git show).
+#              The report ends with the server's own p50 / p99 per run (timer lateness, cached
+#              answers), from its /metrics histograms before and after the run (histogram-quantiles.py).
 # Exit status 1 when a run reported failures or the service died.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -143,6 +145,7 @@ status=0
 for run in $(seq "$RUNS"); do
     read -r -a run_args <<<"$(load_args "$run")"
     log "run $run: $LOAD ${run_args[*]} ${common_args[*]} --seed $run"
+    curl -s "$service_url/metrics" >"$tmp/metrics-run$run-before.txt"
     ${load_pin[@]+"${load_pin[@]}"} "$LOAD" "${run_args[@]}" "${common_args[@]}" --seed "$run" >"$tmp/run$run.json" &
     load_pid=$!
     run_bg sleep "$(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }')"
@@ -150,6 +153,7 @@ for run in $(seq "$RUNS"); do
     rc=0
     wait "$load_pid" || rc=$?
     [ "$rc" -eq 0 ] || { log "run $run: SessionLoad exit $rc"; status=1; }
+    curl -s "$service_url/metrics" >"$tmp/metrics-run$run-after.txt"
     sample "run $run, sessions closed"
     run_bg sleep "$SETTLE"
     sample "run $run, +${SETTLE} s"
@@ -192,6 +196,12 @@ for r in rows:
           f"missing final results {r['missingFinals']} (later: {r.get('lateFinals', 0)}), finals already answered by the last result "
           f"{r.get('collapsedFinals', 0)}, results after the final one {r['staleResults']}; upstream calls {r['upstreamCalls']}, new distinct logins asked {r.get('distinctLogins')}.")
 PY
+# The server's own share, from its histograms (pipeline_timer_lateness_seconds,
+# pipeline_cached_result_seconds), next to what the clients observed above.
+printf '\n'
+quantile_args=()
+for run in $(seq "$RUNS"); do quantile_args+=("run$run" "$tmp/metrics-run$run-before.txt" "$tmp/metrics-run$run-after.txt"); done
+python3 "$BENCH_DIR/scripts/histogram-quantiles.py" "${quantile_args[@]}"
 [ -s "$tmp/idle.json" ] && printf '\nIdle sessions (load generator report): %s\n' "$(cat "$tmp/idle.json")"
 printf '\n| service process | VmRSS (KB) | open fds | fds − pooled upstream conns | threads | CPU (s, cumulative) | ws sessions open | HTTP conns open | upstream conns open |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
