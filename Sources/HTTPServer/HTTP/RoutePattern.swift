@@ -40,6 +40,15 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         return "/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/")
     }
 
+    /// How many segments `path` has, as ``PathSegments`` splits it: a pattern can match only a
+    /// path with as many as it has (the router's first filter, one pass over the bytes).
+    static func segmentCount(of path: Substring) -> Int {
+        guard let first = path.utf8.first else { return 0 }
+        var slashes = 0
+        for byte in path.utf8 where byte == 0x2F { slashes += 1 }
+        return first == 0x2F ? slashes : slashes + 1
+    }
+
     /// Whether `path` (still percent-encoded) matches. Allocates nothing unless a segment is
     /// percent-encoded.
     func matches(_ path: Substring) -> Bool {

@@ -123,26 +123,35 @@ public struct Router: Sendable {
         matchRoute(method: method, target: target).match
     }
 
-    /// ``match(method:target:)`` with the histogram of the route's request durations.
-    private func matchRoute(method: HTTPMethod, target: String) -> (match: Match, duration: Metrics.Timer) {
+    /// Which table the matched route is in (for its request-duration histogram: looked up only
+    /// by ``resolveRoute(_:)``, so that matching alone retains nothing).
+    private enum Matched {
+        case literal(Int)
+        case pattern(Int)
+        case none
+    }
+
+    /// ``match(method:target:)``, and where the route is.
+    private func matchRoute(method: HTTPMethod, target: String) -> (match: Match, route: Matched) {
         let path = Self.path(of: target)
         if !path.utf8.contains(0x25) {
             // By index: a `for route in` loop would copy (retain and release) every entry.
             for index in literalRoutes.indices
             where HTTPSyntax.sameBytes(path, literalRoutes[index].path) && literalRoutes[index].method == method {
-                return (.matched(literalRoutes[index].handler, parameters: [:]), literalRoutes[index].duration)
+                return (.matched(literalRoutes[index].handler, parameters: [:]), .literal(index))
             }
         }
-        if let index = bestRoute(method, path) ?? (method == .head ? bestRoute(.get, path) : nil) {
-            return (.matched(routes[index].handler, parameters: routes[index].pattern.parameters(path)), routes[index].duration)
+        let segments = RoutePattern.segmentCount(of: path)
+        if let index = bestRoute(method, path, segments: segments) ?? (method == .head ? bestRoute(.get, path, segments: segments) : nil) {
+            return (.matched(routes[index].handler, parameters: routes[index].pattern.parameters(path)), .pattern(index))
         }
-        return (unmatched(path), Self.unmatchedDuration)
+        return (unmatched(path, segments: segments), .none)
     }
 
     /// The 404 or 405 (with the allowed methods) of a path no route of its method matches.
-    private func unmatched(_ path: Substring) -> Match {
+    private func unmatched(_ path: Substring, segments: Int) -> Match {
         var allowed: [HTTPMethod] = []
-        let candidates = routes.filter { $0.pattern.matches(path) }
+        let candidates = routes.filter { $0.pattern.segments.count == segments && $0.pattern.matches(path) }
         if candidates.isEmpty { return .notFound }
         for candidate in candidates where !allowed.contains(candidate.method) {
             allowed.append(candidate.method)
@@ -153,10 +162,12 @@ public struct Router: Sendable {
         return .methodNotAllowed(allowed: allowed)
     }
 
-    /// The index of the most specific route for `method` that matches `path`.
-    private func bestRoute(_ method: HTTPMethod, _ path: Substring) -> Int? {
+    /// The index of the most specific route for `method` that matches `path` (of `segments`
+    /// segments: only the routes of as many are tried).
+    private func bestRoute(_ method: HTTPMethod, _ path: Substring, segments: Int) -> Int? {
         var best: Int?
-        for index in routes.indices where routes[index].method == method && routes[index].pattern.matches(path) {
+        for index in routes.indices
+        where routes[index].method == method && routes[index].pattern.segments.count == segments && routes[index].pattern.matches(path) {
             if best.map({ routes[index].pattern.isMoreSpecific(than: routes[$0].pattern) }) ?? true { best = index }
         }
         return best
@@ -180,7 +191,12 @@ public struct Router: Sendable {
 
     /// ``resolve(_:)`` with the histogram the request's duration goes to (the server records it).
     func resolveRoute(_ request: HTTPRequest) -> (resolution: Resolution, duration: Metrics.Timer) {
-        let (match, duration) = matchRoute(method: request.method, target: request.target)
+        let (match, route) = matchRoute(method: request.method, target: request.target)
+        let duration = switch route {
+        case .literal(let index): literalRoutes[index].duration
+        case .pattern(let index): routes[index].duration
+        case .none: Self.unmatchedDuration
+        }
         return (resolution(of: match, request), duration)
     }
 

@@ -134,3 +134,32 @@ final class RouterTests: XCTestCase {
         await assertText(r, .head, "/items/new", "item new")
     }
 }
+
+/// The router's first filter: a path's segment count, as `PathSegments` splits it.
+final class RouteSegmentCountTests: XCTestCase {
+    func testCountsTheSegmentsPathSegmentsYields() {
+        for path in ["", "/", "/a", "/a/", "/a/b", "a/b", "//", "/api/users/heckj", "/a%2Fb/c"] {
+            var segments = PathSegments(Substring(path))
+            var yielded = 0
+            while segments.next() != nil { yielded += 1 }
+            XCTAssertEqual(RoutePattern.segmentCount(of: Substring(path)), yielded, path)
+        }
+    }
+
+    /// Routes of other lengths are not tried, and the result is the same as trying them all.
+    func testMatchesAcrossLengths() {
+        var router = Router()
+        let ok = HTTPResponse(status: .ok, text: "ok")
+        router.get("/a", immediate: { _ in ok })
+        router.get("/a/{b}", immediate: { _ in ok })
+        router.get("/a/{b}/c", immediate: { _ in ok })
+        router.add(.post, "/a/{b}/d", immediate: { _ in ok })
+        guard case .matched(_, let parameters) = router.match(method: .get, target: "/a/x/c") else { return XCTFail() }
+        XCTAssertEqual(parameters, ["b": "x"])
+        guard case .matched(_, let one) = router.match(method: .get, target: "/a/y") else { return XCTFail() }
+        XCTAssertEqual(one, ["b": "y"])
+        guard case .methodNotAllowed(let allowed) = router.match(method: .get, target: "/a/x/d") else { return XCTFail() }
+        XCTAssertEqual(allowed, [.post])
+        guard case .notFound = router.match(method: .get, target: "/a/x/c/e") else { return XCTFail() }
+    }
+}
