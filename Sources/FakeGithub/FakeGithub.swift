@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Locking
+import Synchronization
 import Logging
 
 /// A fake GitHub API on loopback for tests and benchmarks: `GET /users/{login}` answers from
@@ -17,13 +17,11 @@ import Logging
 /// fake.requestCount(for: "heckj"); fake.requests.last?.header("Authorization")
 /// fake.stop()
 /// ```
-public final class FakeGithub: @unchecked Sendable {
-    // Sendable: `stopped` is guarded by `lock`; the rest never changes and is thread-safe.
+public final class FakeGithub: Sendable {
     private let state: FakeGithubState
     private let search = FakeGithubSearch()
     private let server: HTTPServer
-    private let lock = Lock()
-    private var stopped = false
+    private let stopped = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - port: 0 picks a free port.
@@ -71,10 +69,7 @@ public final class FakeGithub: @unchecked Sendable {
     /// Stops listening and closes every connection; returns once they are gone (at most ~1 s).
     /// Later calls do nothing.
     public func stop() {
-        guard lock.withLock({ () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }) else { return }
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let done = DispatchSemaphore(value: 0)
         server.shutdown { done.signal() }
         done.wait()

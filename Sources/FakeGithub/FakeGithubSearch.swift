@@ -7,25 +7,26 @@ import Locking
 /// resource (its own remaining count, 30 a minute as GitHub's authenticated search limit), with
 /// faults queued for the next searches. A query that is empty (after trimming) or longer than
 /// 256 characters is rejected with 422, as GitHub rejects it.
-final class FakeGithubSearch: @unchecked Sendable {
-    // Sendable: every mutable field is guarded by `lock`.
-    private let lock = Lock()
-    private var faults: [FakeGithubFault] = []
-    private var remaining = 29
-    private var queries: [String] = []
+final class FakeGithubSearch: Sendable {
+    private struct State: Sendable {
+        var faults: [FakeGithubFault] = []
+        var remaining = 29
+        var queries: [String] = []
+    }
+    private let state = LockedState(State())
 
     /// What `x-ratelimit-remaining` says on search answers.
     var rateLimitRemaining: Int {
-        get { lock.withLock { remaining } }
-        set { lock.withLock { remaining = newValue } }
+        get { state.withLock { $0.remaining } }
+        set { state.withLock { $0.remaining = newValue } }
     }
 
     /// The `q` of every search received, oldest first.
-    var receivedQueries: [String] { lock.withLock { queries } }
+    var receivedQueries: [String] { state.withLock { $0.queries } }
 
-    func script(_ faults: [FakeGithubFault]) { lock.withLock { self.faults.append(contentsOf: faults) } }
+    func script(_ faults: [FakeGithubFault]) { state.withLock { $0.faults.append(contentsOf: faults) } }
 
-    func clearLog() { lock.withLock { queries = [] } }
+    func clearLog() { state.withLock { $0.queries = [] } }
 
     /// Answers a search among `users`, after `hold` (a `.delay` fault).
     func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, hold: Duration) {
@@ -38,9 +39,9 @@ final class FakeGithubSearch: @unchecked Sendable {
         let parameters = Self.parameters(request.query ?? "")
         let query = parameters["q"] ?? ""
         let perPage = min(100, max(1, parameters["per_page"].flatMap(Int.init) ?? 30))
-        let (fault, remaining) = lock.withLock { () -> (FakeGithubFault?, Int) in
-            queries.append(query)
-            return (faults.isEmpty ? nil : faults.removeFirst(), self.remaining)
+        let (fault, remaining) = state.withLock { state -> (FakeGithubFault?, Int) in
+            state.queries.append(query)
+            return (state.faults.isEmpty ? nil : state.faults.removeFirst(), state.remaining)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 60)
         switch fault {

@@ -5,99 +5,106 @@ import Locking
 
 /// The fake's fixtures, scripts and log, shared by its request handlers (any loop thread) and
 /// the test driving it.
-final class FakeGithubState: @unchecked Sendable {
-    // Sendable: every mutable field is guarded by `lock`.
-    private let lock = Lock()
-    private var users: [String: FakeGithubUser] = [:]
-    private var scripts: [String: [FakeGithubFault]] = [:]
-    private var persistent: [String: FakeGithubFault] = [:]
-    private var log: [ReceivedRequest] = []
-    private var counts: [String: Int] = [:]
-    private var total = 0
+final class FakeGithubState: Sendable {
+    private struct State: Sendable {
+        var users: [String: FakeGithubUser] = [:]
+        var scripts: [String: [FakeGithubFault]] = [:]
+        var persistent: [String: FakeGithubFault] = [:]
+        var log: [ReceivedRequest] = []
+        var counts: [String: Int] = [:]
+        var total = 0
+        var remaining = 4_999
+        var fallbackFault: FakeGithubFault?
+        var anyLogin = false
+        var userCacheControl = "private, max-age=60, s-maxage=60"
+        var userAge: Int?
+
+        /// Logs `request`, keeping the newest `capacity` (none when 0).
+        mutating func append(_ request: ReceivedRequest, capacity: Int) {
+            guard capacity > 0 else { return }
+            if log.count >= capacity { log.removeFirst(log.count - capacity + 1) }
+            log.append(request)
+        }
+    }
+    private let state: LockedState<State>
     private let logCapacity: Int
     private let trickleQueue = DispatchQueue(label: "fakegithub.trickle")
     /// What `x-ratelimit-remaining` says on normal answers.
     var rateLimitRemaining: Int {
-        get { lock.withLock { remaining } }
-        set { lock.withLock { remaining = newValue } }
+        get { state.withLock { $0.remaining } }
+        set { state.withLock { $0.remaining = newValue } }
     }
-    private var remaining = 4_999
     /// The fault of every login that has no fault of its own.
     var defaultFault: FakeGithubFault? {
-        get { lock.withLock { fallbackFault } }
-        set { lock.withLock { fallbackFault = newValue } }
+        get { state.withLock { $0.fallbackFault } }
+        set { state.withLock { $0.fallbackFault = newValue } }
     }
-    private var fallbackFault: FakeGithubFault?
     /// Whether a valid login without a fixture answers a synthetic user rather than 404.
     var answersAnyLogin: Bool {
-        get { lock.withLock { anyLogin } }
-        set { lock.withLock { anyLogin = newValue } }
+        get { state.withLock { $0.anyLogin } }
+        set { state.withLock { $0.anyLogin = newValue } }
     }
-    private var anyLogin = false
     /// The `Cache-Control` of user answers (`200`, `304`).
     var cacheControl: String {
-        get { lock.withLock { userCacheControl } }
-        set { lock.withLock { userCacheControl = newValue } }
+        get { state.withLock { $0.userCacheControl } }
+        set { state.withLock { $0.userCacheControl = newValue } }
     }
-    private var userCacheControl = "private, max-age=60, s-maxage=60"
     /// The `Age` header of user answers, when set.
     var age: Int? {
-        get { lock.withLock { userAge } }
-        set { lock.withLock { userAge = newValue } }
+        get { state.withLock { $0.userAge } }
+        set { state.withLock { $0.userAge = newValue } }
     }
-    private var userAge: Int?
 
     init(users: [FakeGithubUser], logCapacity: Int) {
         self.logCapacity = max(0, logCapacity)
-        for user in users { self.users[user.login.lowercased()] = user }
+        var initial = State()
+        for user in users { initial.users[user.login.lowercased()] = user }
+        state = LockedState(initial)
     }
 
     // MARK: Set-up
 
     func put(_ user: FakeGithubUser) {
-        lock.withLock {
+        state.withLock { state in
             var user = user
-            if let old = users[user.login.lowercased()] { user.version = old.version + 1 }
-            users[user.login.lowercased()] = user
+            if let old = state.users[user.login.lowercased()] { user.version = old.version + 1 }
+            state.users[user.login.lowercased()] = user
         }
     }
 
-    func remove(login: String) { _ = lock.withLock { users.removeValue(forKey: login.lowercased()) } }
+    func remove(login: String) { _ = state.withLock { $0.users.removeValue(forKey: login.lowercased()) } }
 
     func script(_ login: String, _ faults: [FakeGithubFault]) {
-        lock.withLock { scripts[login.lowercased(), default: []].append(contentsOf: faults) }
+        state.withLock { $0.scripts[login.lowercased(), default: []].append(contentsOf: faults) }
     }
 
     func setFault(_ fault: FakeGithubFault?, for login: String) {
-        lock.withLock { persistent[login.lowercased()] = fault }
+        state.withLock { $0.persistent[login.lowercased()] = fault }
     }
 
     /// Every fixture user, for the search endpoint.
-    var allUsers: [FakeGithubUser] { lock.withLock { Array(users.values) } }
+    var allUsers: [FakeGithubUser] { state.withLock { Array($0.users.values) } }
 
     /// Logs a request that is not for `/users/{login}`.
     func record(_ request: HTTPRequest) {
-        lock.withLock {
-            total += 1
-            if logCapacity > 0 {
-                if log.count >= logCapacity { log.removeFirst(log.count - logCapacity + 1) }
-                log.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: nil))
-            }
+        state.withLock { state in
+            state.total += 1
+            state.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: nil), capacity: logCapacity)
         }
     }
 
     // MARK: Log
 
-    var requests: [ReceivedRequest] { lock.withLock { log } }
-    var requestCount: Int { lock.withLock { total } }
-    func requestCount(for login: String) -> Int { lock.withLock { counts[login.lowercased()] ?? 0 } }
-    var distinctLogins: Int { lock.withLock { counts.count } }
+    var requests: [ReceivedRequest] { state.withLock { $0.log } }
+    var requestCount: Int { state.withLock { $0.total } }
+    func requestCount(for login: String) -> Int { state.withLock { $0.counts[login.lowercased()] ?? 0 } }
+    var distinctLogins: Int { state.withLock { $0.counts.count } }
 
     func clearLog() {
-        lock.withLock {
-            log = []
-            counts = [:]
-            total = 0
+        state.withLock { state in
+            state.log = []
+            state.counts = [:]
+            state.total = 0
         }
     }
 
@@ -110,21 +117,18 @@ final class FakeGithubState: @unchecked Sendable {
     /// trickle (a `304` or `404` under a `.delay` fault), so those are as slow as the rest.
     func respond(to request: HTTPRequest, login: String?) -> (response: HTTPResponse, hold: Duration) {
         let key = login?.lowercased()
-        let (user, fault, remaining, cacheControl, age) = lock.withLock { () -> (FakeGithubUser?, FakeGithubFault?, Int, String, Int?) in
-            total += 1
-            if logCapacity > 0 {
-                if log.count >= logCapacity { log.removeFirst(log.count - logCapacity + 1) }
-                log.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: login))
-            }
-            guard let key else { return (nil, nil, self.remaining, userCacheControl, userAge) }
-            counts[key, default: 0] += 1
-            var fault = persistent[key] ?? fallbackFault
-            if var queued = scripts[key], !queued.isEmpty {
+        let (user, fault, remaining, cacheControl, age) = state.withLock { state -> (FakeGithubUser?, FakeGithubFault?, Int, String, Int?) in
+            state.total += 1
+            state.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: login), capacity: logCapacity)
+            guard let key else { return (nil, nil, state.remaining, state.userCacheControl, state.userAge) }
+            state.counts[key, default: 0] += 1
+            var fault = state.persistent[key] ?? state.fallbackFault
+            if var queued = state.scripts[key], !queued.isEmpty {
                 fault = queued.removeFirst()
-                scripts[key] = queued
+                state.scripts[key] = queued
             }
-            let user = users[key] ?? (anyLogin ? FakeGithubUser.synthetic(login: login ?? key) : nil)
-            return (user, fault, self.remaining, userCacheControl, userAge)
+            let user = state.users[key] ?? (state.anyLogin ? FakeGithubUser.synthetic(login: login ?? key) : nil)
+            return (user, fault, state.remaining, state.userCacheControl, state.userAge)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
         var hold = Duration.zero

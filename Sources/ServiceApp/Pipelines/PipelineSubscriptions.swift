@@ -8,17 +8,21 @@ import StreamCore
 /// They are cancelled last kept first, so the subscribers a pipeline sets up first (its
 /// `activity` events) still see what cancelling the later ones causes: a lookup cancelled in
 /// flight reports its `activity:false`, and the instance's activity stays balanced.
-final class PipelineSubscriptions: @unchecked Sendable {
-    // Sendable: `cancellables` and `cancelled` are guarded by `lock`; cancels run outside it.
-    private let lock = Lock()
-    private var cancellables: [AnyCancellable] = []
-    private var cancelled = false
+final class PipelineSubscriptions: Sendable {
+    private enum State: Sendable {
+        /// Holding the subscriptions until `cancel()`.
+        case keeping([AnyCancellable])
+        /// Cancelled: anything kept from now on is cancelled at once.
+        case cancelled
+    }
+
+    private let state = LockedState(State.keeping([]))
 
     /// Keeps `subscriptions` until `cancel()`; after it, cancels them at once.
     func keep(_ subscriptions: [AnyCancellable]) {
-        let late = lock.withLock { () -> [AnyCancellable] in
-            guard !cancelled else { return subscriptions }
-            cancellables += subscriptions
+        let late = state.withLock { state -> [AnyCancellable] in
+            guard case .keeping(let kept) = state else { return subscriptions }
+            state = .keeping(kept + subscriptions)
             return []
         }
         late.reversed().forEach { $0.cancel() }
@@ -26,12 +30,10 @@ final class PipelineSubscriptions: @unchecked Sendable {
 
     /// Cancels every subscription, last kept first: an upstream request in flight is cancelled.
     func cancel() {
-        let cancellables = lock.withLock {
-            defer {
-                self.cancellables = []
-                cancelled = true
-            }
-            return self.cancellables
+        let cancellables = state.withLock { state -> [AnyCancellable] in
+            defer { state = .cancelled }
+            guard case .keeping(let kept) = state else { return [] }
+            return kept
         }
         cancellables.reversed().forEach { $0.cancel() }
     }

@@ -7,10 +7,9 @@ import SharedState
 /// What the service says when Redis fails: `redis_errors_total{kind}` every time, and a warning
 /// once per minute at most ("carrying on with this replica's own state"), which tells an
 /// unreachable Redis from a refused command.
-final class RedisFailureReport: @unchecked Sendable {
-    // Sendable: `lastWarning` is guarded by `lock`.
-    private let lock = Lock()
-    private var lastWarning: Date?
+final class RedisFailureReport: Sendable {
+    /// When the last warning was logged.
+    private let lastWarning = LockedState<Date?>(nil)
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
@@ -24,7 +23,7 @@ final class RedisFailureReport: @unchecked Sendable {
             }
             Counter(label: "redis_errors_total", dimensions: [("kind", kind)]).increment()
             let now = Date()
-            let warn = lock.withLock { () -> Bool in
+            let warn = lastWarning.withLock { lastWarning -> Bool in
                 if let last = lastWarning, now.timeIntervalSince(last) < 60 { return false }
                 lastWarning = now
                 return true

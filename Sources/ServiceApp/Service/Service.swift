@@ -181,8 +181,7 @@ final class Service: Sendable {
 
 /// Where the service is in its shutdown, as `/readyz` reports it: ready while `serving`, 503
 /// from the first `drain` on — through the grace period, in which it still serves, and the drain.
-private final class Readiness: @unchecked Sendable {
-    // Sendable: `current` is guarded by `lock`.
+private final class Readiness: Sendable {
     enum Phase: Sendable, Equatable {
         /// Accepting and serving; ready.
         case serving
@@ -192,17 +191,16 @@ private final class Readiness: @unchecked Sendable {
         case draining
     }
 
-    private let lock = Lock()
-    private var current = Phase.serving
+    private let current = LockedState(Phase.serving)
 
     var phase: Phase {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 
     /// Moves to `next` if the phase is `expected`; whether it did.
     func move(from expected: Phase, to next: Phase) -> Bool {
-        lock.withLock {
+        current.withLock { current in
             guard current == expected else { return false }
             current = next
             return true

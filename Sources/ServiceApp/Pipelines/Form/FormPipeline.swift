@@ -13,9 +13,7 @@ import StreamCore
 /// Counts are `String.count` (what a person sees as characters: `é` and `👍🏽` count 1; spaces
 /// count too, as in the seed). Validation and submit events go out at start and then only when
 /// they change (`removeDuplicates`).
-final class FormPipeline: @unchecked Sendable {
-    // Sendable: `ready` is guarded by `lock`; the other properties are immutable and thread-safe.
-
+final class FormPipeline: Sendable {
     static let value1Message = "minimum of 3 characters required"
     static let value2Message = "values must match and have at least 5 characters"
 
@@ -23,9 +21,11 @@ final class FormPipeline: @unchecked Sendable {
     let value1 = CurrentValueSubject<String, Never>("")
     let value2 = CurrentValueSubject<String, Never>("")
     let value2Repeat = CurrentValueSubject<String, Never>("")
-    private let lock = Lock()
     /// The values `readyToSubmit` last saw valid, or nil while it is false.
-    private var ready: (value1: String, value2: String)?
+    private let ready = LockedState<ReadyValues?>(nil)
+    private struct ReadyValues: Sendable {
+        let value1: String, value2: String
+    }
     private let subscriptions = PipelineSubscriptions()
 
     /// Builds the pipeline; `write` receives the start state at once, then each change. With
@@ -81,7 +81,9 @@ final class FormPipeline: @unchecked Sendable {
             .eraseToAnyPublisher()
     }
 
-    private func setReady(_ values: (value1: String, value2: String)?) { lock.withLock { ready = values } }
+    private func setReady(_ values: (value1: String, value2: String)?) {
+        ready.withLock { $0 = values.map { ReadyValues(value1: $0.value1, value2: $0.value2) } }
+    }
 
     /// Feeds one client frame.
     func receive(_ frame: FormFrame, write: (FormEvent) -> Void) {
@@ -90,7 +92,7 @@ final class FormPipeline: @unchecked Sendable {
         case .field(.value2, let value): value2.send(value)
         case .field(.value2Repeat, let value): value2Repeat.send(value)
         case .submit:
-            if let ready = lock.withLock({ ready }) {
+            if let ready = ready.withLock({ $0 }) {
                 write(.submitted(value1: ready.value1, value2: ready.value2))
             } else {
                 write(.error(code: "not_ready", message: "the form is not valid yet"))

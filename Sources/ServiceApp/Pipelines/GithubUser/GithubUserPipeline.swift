@@ -14,9 +14,7 @@ import StreamCore
 /// subscribers write `result` and `activity` events, as the seed's `sink`/`assign` subscribers
 /// update the labels, the avatar and the spinner. Results go out through the activity's queue,
 /// so a lookup's result always follows its `activity:true`, whichever thread delivers it.
-final class GithubUserPipeline: @unchecked Sendable {
-    // Sendable: every stored property is immutable and thread-safe.
-
+final class GithubUserPipeline: Sendable {
     /// The field's current value, as the client sends it.
     let input = PassthroughSubject<String, Never>()
     private let activity = NetworkActivity()

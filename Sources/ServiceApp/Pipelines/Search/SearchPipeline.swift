@@ -14,9 +14,7 @@ import StreamCore
 /// to trigger the search (`endRefreshing`), so every `refreshing:true` gets one `false`, also
 /// when the search in flight is superseded. Results and the indicator's end go out through the
 /// activity's queue, so they keep their place among the activity events.
-final class SearchPipeline: @unchecked Sendable {
-    // Sendable: every stored property is immutable and thread-safe.
-
+final class SearchPipeline: Sendable {
     /// Timings and page size (`search.*` in the configuration).
     struct Settings: Sendable, Equatable {
         /// `search.debounceMs`.
