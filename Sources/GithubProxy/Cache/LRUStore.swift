@@ -2,7 +2,7 @@
 /// eviction at any capacity: a dictionary of slot indices over a doubly linked list kept in one
 /// array (no per-entry allocation beyond the key and value themselves). Not thread-safe: its
 /// owner locks.
-struct LRUStore<Key: Hashable, Value> {
+struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Slot {
         var key: Key
         var value: Value

@@ -5,8 +5,7 @@ import Locking
 /// while fresh, revalidated with their `ETag` once stale, served stale when the upstream fails
 /// (`staleIfError`), and `404`s remembered for `notFoundTTL`. Bounded by entries and bytes, least
 /// recently used first out, O(1) per operation at any capacity.
-public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
-    // Sendable: `store` is guarded by `lock`.
+public final class ResponseCache<Value: Sendable>: Sendable {
 
     public typealias Configuration = ResponseCacheConfiguration
 
@@ -28,8 +27,8 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    private let lock = Lock()
-    private var store: LRUStore<String, Entry>
+    /// The entries, most recently used last; reached only under its lock.
+    private let store: LockedState<LRUStore<String, Entry>>
     private let size: @Sendable (Value) -> Int
     private let now: @Sendable () -> Date
 
@@ -41,7 +40,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
-        store = LRUStore(capacity: max(1, configuration.capacity), maxBytes: configuration.maxBytes)
+        store = LockedState(LRUStore(capacity: max(1, configuration.capacity), maxBytes: configuration.maxBytes))
         self.size = size
         self.now = now
     }
@@ -54,7 +53,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         guard enabled else { return nil }
         let key = key.lowercased()
         let now = now()
-        return lock.withLock {
+        return store.withLock { store in
             guard let entry = store.get(key) else { return nil }
             guard isUseful(entry, at: now) else {
                 store.remove(key)
@@ -85,7 +84,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         guard enabled else { return nil }
         let key = key.lowercased()
         guard !directives.noStore else {
-            lock.withLock { _ = store.remove(key) }
+            store.withLock { store in _ = store.remove(key) }
             return nil
         }
         let now = now()
@@ -94,7 +93,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
             freshUntil: directives.freshUntil(responseTime: now, maxLifetime: configuration.maxFreshness)
         )
         let bytes = Self.entryBytes(key: key, etag: etag, value: value, size: size)
-        lock.withLock { _ = store.put(key, entry, bytes: bytes) }
+        store.withLock { store in _ = store.put(key, entry, bytes: bytes) }
         return entry
     }
 
@@ -105,7 +104,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         let key = key.lowercased()
         let now = now()
         let entry = Entry(value: nil, etag: nil, storedAt: now, freshUntil: now.addingTimeInterval(configuration.notFoundTTL / .seconds(1)))
-        lock.withLock { _ = store.put(key, entry, bytes: Self.entryBytes(key: key, etag: nil, value: nil, size: size)) }
+        store.withLock { store in _ = store.put(key, entry, bytes: Self.entryBytes(key: key, etag: nil, value: nil, size: size)) }
         return entry
     }
 
@@ -116,7 +115,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         let key = key.lowercased()
         let entry = Entry(value: value, etag: etag, storedAt: storedAt, freshUntil: freshUntil)
         let bytes = Self.entryBytes(key: key, etag: etag, value: value, size: size)
-        lock.withLock {
+        store.withLock { store in
             if let current = store.peek(key), current.storedAt >= storedAt { return }
             _ = store.put(key, entry, bytes: bytes)
         }
@@ -140,7 +139,7 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
         let now = now()
         // The copy's value and ETag stay as they were, and so does its size: the byte count
         // the store already keeps (no call to `size` under the lock).
-        return lock.withLock {
+        return store.withLock { store in
             guard var entry = store.peek(key), let bytes = store.bytes(of: key) else { return nil }
             entry.storedAt = now
             entry.freshUntil = directives.noStore ? now : directives.freshUntil(responseTime: now, maxLifetime: configuration.maxFreshness)
@@ -158,14 +157,14 @@ public final class ResponseCache<Value: Sendable>: @unchecked Sendable {
 
     /// Forgets `key`.
     public func remove(_ key: String) {
-        _ = lock.withLock { store.remove(key.lowercased()) }
+        _ = store.withLock { store in store.remove(key.lowercased()) }
     }
 
     /// Entries kept.
-    public var count: Int { lock.withLock { store.count } }
+    public var count: Int { store.withLock { store in store.count } }
 
     /// The bytes the entries are estimated to take.
-    public var bytes: Int { lock.withLock { store.bytes } }
+    public var bytes: Int { store.withLock { store in store.bytes } }
 
     private func isUseful(_ entry: Entry, at now: Date) -> Bool {
         if entry.isFresh(at: now) { return true }

@@ -10,12 +10,10 @@ import Locking
 /// subscriber may call back into this object, from any thread. An owner whose other events must
 /// keep their place among the activity events (a lookup's result after its `true`) hands them to
 /// `deliverInOrder(_:)`: they join the same queue.
-public final class NetworkActivity: @unchecked Sendable {
-    // Sendable: `current` and `nextID` are guarded by `lock`; `subject` and `handoff` are
-    // thread-safe.
+public final class NetworkActivity: Sendable {
 
     /// What the queue delivers: an activity event, or the owner's work in its place among them.
-    private enum Delivery {
+    private enum Delivery: Sendable {
         case activity(Bool)
         case work(@Sendable () -> Void)
     }
@@ -25,10 +23,13 @@ public final class NetworkActivity: @unchecked Sendable {
         fileprivate let id: UInt64
     }
 
-    private let lock = Lock()
+    private struct State: Sendable {
+        /// The activity going on, if any.
+        var current: UInt64?
+        var nextID: UInt64 = 0
+    }
+    private let state = LockedState(State())
     private let subject = PassthroughSubject<Bool, Never>()
-    private var current: UInt64?
-    private var nextID: UInt64 = 0
     private let handoff: OrderedHandoff<Delivery>
 
     public init() {
@@ -45,12 +46,14 @@ public final class NetworkActivity: @unchecked Sendable {
 
     /// Begins an activity, ending the current one first if there is one.
     public func begin() -> Token {
-        let token: Token = lock.withLock {
-            if current != nil { handoff.enqueue(.activity(false)) }
-            nextID += 1
-            current = nextID
+        // Queued under the lock, so that two threads' begin and end keep their order in the
+        // queue (enqueueing calls no one: delivery happens after, outside the lock).
+        let token: Token = state.withLock { state in
+            if state.current != nil { handoff.enqueue(.activity(false)) }
+            state.nextID += 1
+            state.current = state.nextID
             handoff.enqueue(.activity(true))
-            return Token(id: nextID)
+            return Token(id: state.nextID)
         }
         handoff.deliverQueued()
         return token
@@ -58,9 +61,9 @@ public final class NetworkActivity: @unchecked Sendable {
 
     /// Ends the activity if it is still the current one; otherwise does nothing.
     public func end(_ token: Token) {
-        let ended: Bool = lock.withLock {
-            guard current == token.id else { return false }
-            current = nil
+        let ended: Bool = state.withLock { state in
+            guard state.current == token.id else { return false }
+            state.current = nil
             handoff.enqueue(.activity(false))
             return true
         }

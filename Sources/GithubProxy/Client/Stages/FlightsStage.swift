@@ -61,17 +61,15 @@ extension GithubClient {
 }
 
 /// The function that stops one flight wait, run at most once.
-private final class StopWaiting: @unchecked Sendable {
-    // Sendable: `stop` is guarded by `lock`.
-    private let lock = Lock()
-    private var stop: (@Sendable () -> Void)?
+private final class StopWaiting: Sendable {
+    private let stop = LockedState<(@Sendable () -> Void)?>(nil)
 
-    func set(_ stop: @escaping @Sendable () -> Void) { lock.withLock { self.stop = stop } }
+    func set(_ stop: @escaping @Sendable () -> Void) { self.stop.withLock { $0 = stop } }
 
     func run() {
-        let stop = lock.withLock { () -> (@Sendable () -> Void)? in
-            defer { self.stop = nil }
-            return self.stop
+        let stop = stop.withLock { stop -> (@Sendable () -> Void)? in
+            defer { stop = nil }
+            return stop
         }
         stop?()
     }
@@ -80,13 +78,18 @@ private final class StopWaiting: @unchecked Sendable {
 /// This replica's end of a flight. A lead's lands it exactly once: when its request ends
 /// (`land`, once `handOver` gave the request that job), or when no request of its own is sent
 /// (`land` at once), or when its subscriber leaves first (`abandon`). A follower's does nothing.
-final class FlightEnd: @unchecked Sendable {
-    // Sendable: `landing` and `handedOver` are guarded by `lock`.
-    private let lock = Lock()
-    private var landing: (@Sendable () -> Void)?
-    private var handedOver = false
+final class FlightEnd: Sendable {
+    private enum State: Sendable {
+        /// The lead's flight, until its request takes over or its subscriber leaves.
+        case flying(landing: @Sendable () -> Void)
+        /// The lead's own request ends the flight; a subscriber leaving no longer does.
+        case handedOver(landing: @Sendable () -> Void)
+        /// Landed, or a follower's (nothing to land).
+        case landed
+    }
+    private let state: LockedState<State>
 
-    init(_ landing: (@Sendable () -> Void)? = nil) { self.landing = landing }
+    init(_ landing: (@Sendable () -> Void)? = nil) { state = LockedState(landing.map { .flying(landing: $0) } ?? .landed) }
 
     /// Lands the flight (at most once).
     var land: @Sendable () -> Void {
@@ -95,7 +98,11 @@ final class FlightEnd: @unchecked Sendable {
 
     /// The request of this replica's own now ends the flight: a subscriber leaving no longer
     /// does (others may still share the request).
-    func handOver() { lock.withLock { handedOver = true } }
+    func handOver() {
+        state.withLock { state in
+            if case .flying(let landing) = state { state = .handedOver(landing: landing) }
+        }
+    }
 
     /// The subscriber left before handing over: lands the flight.
     var abandon: @Sendable () -> Void {
@@ -103,10 +110,18 @@ final class FlightEnd: @unchecked Sendable {
     }
 
     private func take(ifNotHandedOver: Bool) -> (@Sendable () -> Void)? {
-        lock.withLock {
-            guard !(ifNotHandedOver && handedOver) else { return nil }
-            defer { landing = nil }
-            return landing
+        state.withLock { state in
+            switch state {
+            case .flying(let landing):
+                state = .landed
+                return landing
+            case .handedOver(let landing):
+                guard !ifNotHandedOver else { return nil }
+                state = .landed
+                return landing
+            case .landed:
+                return nil
+            }
         }
     }
 }

@@ -4,8 +4,7 @@ import Locking
 /// One GitHub rate-limit resource (`core`, `search`, …) as its responses report it. Once it is
 /// spent, or a secondary limit paused it, requests to it answer `rate_limited` at once, without
 /// an upstream call, until the pause ends.
-public final class RateLimitBudget: @unchecked Sendable {
-    // Sendable: `blockedUntil`, `secondaryStreak` and `lastKind` are guarded by `lock`.
+public final class RateLimitBudget: Sendable {
 
     /// Why requests are paused.
     public enum PauseKind: String, Sendable {
@@ -31,9 +30,13 @@ public final class RateLimitBudget: @unchecked Sendable {
     public static let secondaryPause: Duration = .seconds(60)
     public static let maxSecondaryPause: Duration = .seconds(3_600)
 
-    private let lock = Lock()
-    private var blockedUntil: Date?
-    private var secondaryStreak = 0
+    private struct State: Sendable {
+        /// Requests wait until then (nil: they may be sent).
+        var blockedUntil: Date?
+        /// Secondary limits in a row, for the doubling pause.
+        var secondaryStreak = 0
+    }
+    private let state = LockedState(State())
     private let now: @Sendable () -> Date
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {
@@ -43,10 +46,10 @@ public final class RateLimitBudget: @unchecked Sendable {
     /// Seconds until requests may be sent again, or nil when they may be sent now.
     public func secondsUntilReset() -> Int? {
         let now = now()
-        return lock.withLock {
-            guard let until = blockedUntil else { return nil }
+        return state.withLock { state in
+            guard let until = state.blockedUntil else { return nil }
             guard until > now else {
-                blockedUntil = nil
+                state.blockedUntil = nil
                 return nil
             }
             return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
@@ -57,7 +60,7 @@ public final class RateLimitBudget: @unchecked Sendable {
     /// found the resource spent or paused.
     public func pause(seconds: Int) {
         let until = now().addingTimeInterval(TimeInterval(max(1, seconds)))
-        lock.withLock { blockedUntil = max(blockedUntil ?? until, until) }
+        state.withLock { $0.blockedUntil = max($0.blockedUntil ?? until, until) }
     }
 
     /// Reads a response: `x-ratelimit-remaining`/`x-ratelimit-reset`, `retry-after`, and for a
@@ -78,13 +81,13 @@ public final class RateLimitBudget: @unchecked Sendable {
             .map(Date.init(timeIntervalSince1970:))
         let limitedStatus = statusCode == 403 || statusCode == 429
         let secondary = limitedStatus && (retryAfter != nil || Self.mentionsSecondaryLimit(body))
-        return lock.withLock { () -> Pause? in
+        return state.withLock { state -> Pause? in
             let kind: PauseKind
             var until: Date
             if secondary {
                 kind = .secondary
-                let backoff = min(Self.maxSecondaryPause, Self.secondaryPause * (1 << min(secondaryStreak, 16))) / .seconds(1)
-                secondaryStreak += 1
+                let backoff = min(Self.maxSecondaryPause, Self.secondaryPause * (1 << min(state.secondaryStreak, 16))) / .seconds(1)
+                state.secondaryStreak += 1
                 until = now.addingTimeInterval(retryAfter.map { TimeInterval(max(1, $0)) } ?? backoff)
             } else if remaining == 0 {
                 kind = .primary
@@ -93,11 +96,11 @@ public final class RateLimitBudget: @unchecked Sendable {
                 kind = .primary
                 until = now.addingTimeInterval(60)
             } else {
-                if (200..<500).contains(statusCode), !limitedStatus { secondaryStreak = 0 }
+                if (200..<500).contains(statusCode), !limitedStatus { state.secondaryStreak = 0 }
                 return nil
             }
-            until = max(blockedUntil ?? until, until)
-            blockedUntil = until
+            until = max(state.blockedUntil ?? until, until)
+            state.blockedUntil = until
             return Pause(kind: kind, seconds: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
         }
     }

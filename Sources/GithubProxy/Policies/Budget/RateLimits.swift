@@ -3,15 +3,14 @@ import Locking
 
 /// GitHub's rate limits, one `RateLimitBudget` per resource named by `x-ratelimit-resource`
 /// (`core`, `search`, `graphql`, …): spending one never blocks another.
-public final class RateLimits: @unchecked Sendable {
-    // Sendable: `budgets` is guarded by `lock`; each budget is thread-safe itself.
-    private let lock = Lock()
-    private var budgets: [String: RateLimitBudget]
+public final class RateLimits: Sendable {
+    /// Each resource's budget (each thread-safe itself).
+    private let budgets: LockedState<[String: RateLimitBudget]>
     private let now: @Sendable () -> Date
 
     /// - Parameter budgets: budgets to start with, by resource (tests pass their own).
     public init(budgets: [String: RateLimitBudget] = [:], now: @escaping @Sendable () -> Date = Date.init) {
-        self.budgets = budgets
+        self.budgets = LockedState(budgets)
         self.now = now
     }
 
@@ -19,7 +18,7 @@ public final class RateLimits: @unchecked Sendable {
     /// name over 32 characters is folded into `other` so a broken upstream cannot grow the table.
     public func budget(for resource: String) -> RateLimitBudget {
         let name = Self.name(of: resource)
-        return lock.withLock {
+        return budgets.withLock { budgets in
             if let budget = budgets[name] { return budget }
             let budget = RateLimitBudget(now: now)
             budgets[name] = budget
@@ -34,7 +33,7 @@ public final class RateLimits: @unchecked Sendable {
 
     /// The resources seen so far and the seconds each is still paused (nil when open).
     public var snapshot: [String: Int?] {
-        let budgets = lock.withLock { self.budgets }
+        let budgets = budgets.withLock { $0 }
         return budgets.mapValues { $0.secondsUntilReset() }
     }
 }

@@ -7,15 +7,22 @@ import StreamCore
 /// The entry leaves the table as soon as the upstream produces or completes — before the
 /// subscribers see it — so a later subscriber starts a fresh request rather than joining a
 /// finished one. The upstream is cancelled only when every subscriber has cancelled.
-final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
-    // Sendable: `entries` and `nextID` are guarded by `lock`.
-    private let lock = Lock()
-    private var entries: [String: (id: UInt64, publisher: AnyPublisher<Output, Failure>)] = [:]
-    private var nextID: UInt64 = 0
+final class RequestCoalescer<Output, Failure: Error>: Sendable {
+    private struct Entry: @unchecked Sendable {
+        // Sendable: a shared publisher (`share()`) is thread-safe; AnyPublisher only lacks the
+        // conformance because its Output may not be Sendable.
+        let id: UInt64
+        let publisher: AnyPublisher<Output, Failure>
+    }
+    private struct State: Sendable {
+        var entries: [String: Entry] = [:]
+        var nextID: UInt64 = 0
+    }
+    private let state = LockedState(State())
 
     /// The shared publisher for `key` while one is running, else nil.
     func running(_ key: String) -> AnyPublisher<Output, Failure>? {
-        lock.withLock { entries[key]?.publisher }
+        state.withLock { $0.entries[key]?.publisher }
     }
 
     /// The shared publisher for `key`: the running one (`made` false), else the one `make`
@@ -25,9 +32,9 @@ final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
         for key: String, make: () -> AnyPublisher<Output, Failure>
     ) -> (publisher: AnyPublisher<Output, Failure>, made: Bool) {
         if let running = running(key) { return (running, false) }
-        let id: UInt64 = lock.withLock {
-            nextID += 1
-            return nextID
+        let id: UInt64 = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         let remove: @Sendable () -> Void = { [weak self] in self?.remove(key, id: id) }
         let shared = make()
@@ -38,19 +45,19 @@ final class RequestCoalescer<Output, Failure: Error>: @unchecked Sendable {
             )
             .share()
             .eraseToAnyPublisher()
-        return lock.withLock {
-            if let entry = entries[key] { return (entry.publisher, false) }
-            entries[key] = (id, shared)
+        return state.withLock { state in
+            if let entry = state.entries[key] { return (entry.publisher, false) }
+            state.entries[key] = Entry(id: id, publisher: shared)
             return (shared, true)
         }
     }
 
     /// The number of requests in flight.
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
     private func remove(_ key: String, id: UInt64) {
-        lock.withLock {
-            if entries[key]?.id == id { entries[key] = nil }
+        state.withLock { state in
+            if state.entries[key]?.id == id { state.entries[key] = nil }
         }
     }
 }
