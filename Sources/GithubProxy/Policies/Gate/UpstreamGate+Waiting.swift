@@ -5,7 +5,7 @@ import Synchronization
 
 /// Waiters in arrival order. Appending and taking the first are O(1) amortised; removing a
 /// waiter that gave up scans the queue once and marks it, to be skipped when it reaches the front.
-struct FIFOWaiters {
+struct FIFOWaiters: Sendable {
     private var queue: [UpstreamGate.Waiter] = []
     private var head = 0
     private var removed: Set<UInt64> = []

@@ -2,20 +2,22 @@ import Dispatch
 import Foundation
 import Locking
 import StreamCore
+import Synchronization
 
 /// At most `limit` upstream requests in flight; the rest wait in arrival order. A waiting
 /// request that is cancelled (a superseded keystroke) leaves the queue at once and never
 /// reaches the upstream.
-public final class UpstreamGate: @unchecked Sendable {
-    // Sendable: `inFlight`, `waiters` and `nextID` are guarded by `lock`.
+public final class UpstreamGate: Sendable {
 
     /// GitHub documents 100 concurrent requests as a secondary rate limit.
     public static let maxLimit = 100
 
     public let limit: Int
-    private let lock = Lock()
-    private var inFlight = 0
-    private var waiters = FIFOWaiters()
+    private struct State: Sendable {
+        var inFlight = 0
+        var waiters = FIFOWaiters()
+    }
+    private let state = LockedState(State())
     private let onWait: @Sendable (_ wait: Duration, _ queueLength: Int) -> Void
 
     /// - Parameters:
@@ -28,10 +30,10 @@ public final class UpstreamGate: @unchecked Sendable {
     }
 
     /// Requests in flight now.
-    public var running: Int { lock.withLock { inFlight } }
+    public var running: Int { state.withLock { $0.inFlight } }
 
     /// Requests waiting now.
-    public var waiting: Int { lock.withLock { waiters.count } }
+    public var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// `make()`'s publisher, subscribed once a slot is free; the slot is given back when it
     /// completes or is cancelled.
@@ -51,12 +53,12 @@ public final class UpstreamGate: @unchecked Sendable {
 
     /// Takes a slot for `waiter` now, or queues it; returns whether it was granted at once.
     func acquire(_ waiter: Waiter) -> Bool {
-        let granted = lock.withLock { () -> Bool in
-            if inFlight < limit, waiters.isEmpty {
-                inFlight += 1
+        let granted = state.withLock { state -> Bool in
+            if state.inFlight < limit, state.waiters.isEmpty {
+                state.inFlight += 1
                 return true
             }
-            waiters.append(waiter)
+            state.waiters.append(waiter)
             return false
         }
         if granted { onWait(.zero, waiting) }
@@ -65,14 +67,14 @@ public final class UpstreamGate: @unchecked Sendable {
 
     /// A waiter gave up before its turn.
     func leave(_ waiter: Waiter) {
-        lock.withLock { waiters.remove(waiter.id) }
+        state.withLock { $0.waiters.remove(waiter.id) }
     }
 
     /// A request ended: its slot goes to the next waiter, if any.
     func release() {
-        let next = lock.withLock { () -> (Waiter, Int)? in
-            if let waiter = waiters.popFirst() { return (waiter, waiters.count) }
-            inFlight -= 1
+        let next = state.withLock { state -> (Waiter, Int)? in
+            if let waiter = state.waiters.popFirst() { return (waiter, state.waiters.count) }
+            state.inFlight -= 1
             return nil
         }
         guard let (waiter, queued) = next else { return }
@@ -108,19 +110,13 @@ public final class UpstreamGate: @unchecked Sendable {
 }
 
 /// A granted slot, given back once.
-final class Ticket: @unchecked Sendable {
-    // Sendable: `released` is guarded by `lock`.
-    private let lock = Lock()
-    private var released = false
-    private weak var gate: UpstreamGate?
+final class Ticket: Sendable {
+    private let released = Atomic<Bool>(false)
+    private weak let gate: UpstreamGate?
 
     init(gate: UpstreamGate) { self.gate = gate }
 
     func release() {
-        let first = lock.withLock { () -> Bool in
-            defer { released = true }
-            return !released
-        }
-        if first { gate?.release() }
+        if !released.exchange(true, ordering: .acquiringAndReleasing) { gate?.release() }
     }
 }
