@@ -11,12 +11,10 @@ import Locking
 ///
 /// Events are stamped in order under the lock and sent outside it, in the same order (an
 /// `OrderedHandoff`), so `send` never runs under the lock and may itself trace.
-final class PipelineTracer: @unchecked Sendable {
-    // Sendable: `lastMs` is guarded by `lock`; `handoff` is thread-safe; the rest is immutable.
-
+final class PipelineTracer: Sendable {
     private let start: DispatchQueue.SchedulerTimeType
-    private let lock = Lock()
-    private var lastMs = 0.0
+    /// The last stamp sent, which the next may not go below.
+    private let lastMs = LockedState(0.0)
     private let handoff: OrderedHandoff<String>
 
     /// - Parameter send: writes one event (the session's outbound: bounded like every event).
@@ -44,7 +42,7 @@ final class PipelineTracer: @unchecked Sendable {
             case .cancel: object["event"] = "cancel"
             }
             let ms = Double(start.distance(to: time).magnitude) / 1_000_000
-            lock.withLock {
+            lastMs.withLock { lastMs in
                 lastMs = max(lastMs, (ms * 10).rounded() / 10)
                 object["t"] = lastMs
                 handoff.enqueue(Self.json(object))
