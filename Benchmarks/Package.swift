@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The load tools' latency histograms (#30).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
     ],
     targets: [
         // The regression gate (scripts/bench-check.sh, `make bench-check`). The cases, one catalog:
@@ -94,6 +96,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GithubProxy", package: root),
                 .product(name: "FakeGithub", package: root),
+                "LatencyHistogram",
             ]
         ),
         // The user cache at a million entries: get, put and evicting put, and memory per entry.
@@ -117,6 +120,14 @@ let package = Package(
             name: "SessionLoad",
             dependencies: [
                 .product(name: "HTTPServer", package: root),
+                "LatencyHistogram",
+            ]
+        ),
+        // HdrHistogram percentiles for every latency figure the load tools print.
+        .target(
+            name: "LatencyHistogram",
+            dependencies: [
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // The WebSocket load generator of the scripts (echo and idle modes), on HTTPServer's
@@ -126,6 +137,7 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPServer", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LatencyHistogram",
             ]
         ),
     ],

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LatencyHistogram
 
 /// Runs `loops` threads, each sending one request after another for `seconds`, and collects
 /// every request's latency.
@@ -11,14 +12,13 @@ struct LoadRun {
         var requests: Int
         var failures: Int
         var elapsed: Double
-        var latencies: [UInt64]  // nanoseconds, sorted
+        var latencies: LatencyHistogram  // nanoseconds
 
         var requestsPerSecond: Double { Double(requests) / elapsed }
 
+        /// The latency in ms at quantile `p` (HdrHistogram's nearest rank); NaN when none.
         func percentile(_ p: Double) -> Double {
-            guard !latencies.isEmpty else { return .nan }
-            let index = min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.up)) - 1)
-            return Double(latencies[max(0, index)]) / 1e6
+            latencies.value(atQuantile: p).map { Double($0) / 1e6 } ?? .nan
         }
     }
 
@@ -31,14 +31,13 @@ struct LoadRun {
         for _ in 0..<loops {
             group.enter()
             let thread = Thread {
-                var latencies: [UInt64] = []
-                latencies.reserveCapacity(1 << 16)
+                var latencies = LatencyHistogram()
                 var failures = 0
                 while true {
                     let begin = DispatchTime.now().uptimeNanoseconds
                     guard begin < deadline else { break }
                     if send() {
-                        latencies.append(DispatchTime.now().uptimeNanoseconds - begin)
+                        latencies.record(DispatchTime.now().uptimeNanoseconds - begin)
                     } else {
                         failures += 1
                     }
@@ -52,22 +51,22 @@ struct LoadRun {
         group.wait()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let (latencies, failures) = results.value
-        return Outcome(requests: latencies.count, failures: failures, elapsed: elapsed, latencies: latencies.sorted())
+        return Outcome(requests: latencies.count, failures: failures, elapsed: elapsed, latencies: latencies)
     }
 
     private final class Results: @unchecked Sendable {
         // Sendable: guarded by `lock`.
         private let lock = NSLock()
-        private var latencies: [UInt64] = []
+        private var latencies = LatencyHistogram()
         private var failures = 0
 
-        func add(_ more: [UInt64], failures more2: Int) {
+        func add(_ more: LatencyHistogram, failures more2: Int) {
             lock.withLock {
-                latencies.append(contentsOf: more)
+                latencies.merge(more)
                 failures += more2
             }
         }
 
-        var value: ([UInt64], Int) { lock.withLock { (latencies, failures) } }
+        var value: (LatencyHistogram, Int) { lock.withLock { (latencies, failures) } }
     }
 }

@@ -283,18 +283,18 @@ final class LoadSession: @unchecked Sendable {
             throttle.released(at: pending.due + throttle.interval)
         }
         let added = raw - hold - upstream
-        shard.stats.raw.append(raw)
-        shard.stats.holds.append(hold)
-        shard.stats.serverAdded.append(added)
+        shard.stats.raw.record(raw)
+        shard.stats.holds.record(hold)
+        shard.stats.serverAdded.record(added)
         if wentUpstream {
-            shard.stats.serverAddedUpstream.append(added)
+            shard.stats.serverAddedUpstream.record(added)
             // From the lookup's start to its result, less the fake's delay: time queued at the
             // gate, the transfer and the result's way back.
-            shard.stats.upstreamSpanBeyondDelay.append(Int64(arrival - activityOnAt) - upstream)
+            shard.stats.upstreamSpanBeyondDelay.record(Int64(arrival - activityOnAt) - upstream)
         } else if pending.lookup {
-            shard.stats.serverAddedCached.append(added)
+            shard.stats.serverAddedCached.record(added)
         } else {
-            shard.stats.serverAddedLocal.append(added)
+            shard.stats.serverAddedLocal.record(added)
         }
         self.pending = nil
         answered = true

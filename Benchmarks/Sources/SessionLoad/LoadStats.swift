@@ -1,3 +1,5 @@
+import LatencyHistogram
+
 /// What one shard of sessions measured; merged at the end.
 struct LoadStats {
     var sessionsOpened = 0
@@ -31,17 +33,17 @@ struct LoadStats {
     var throttleMs = 0
     /// Nanoseconds: final keystroke → its result; the modelled throttle hold; what remains after
     /// subtracting the hold and the upstream delay.
-    var raw: [Int64] = []
-    var holds: [Int64] = []
-    var serverAdded: [Int64] = []
+    var raw = LatencyHistogram()
+    var holds = LatencyHistogram()
+    var serverAdded = LatencyHistogram()
     /// Server-added latency of finals whose lookup went upstream (the fake's delay subtracted),
     /// of valid logins answered without an upstream request (cache, or a flight already in the
     /// air), and of values the pipeline answers itself (too short, invalid).
-    var serverAddedUpstream: [Int64] = []
-    var serverAddedCached: [Int64] = []
-    var serverAddedLocal: [Int64] = []
+    var serverAddedUpstream = LatencyHistogram()
+    var serverAddedCached = LatencyHistogram()
+    var serverAddedLocal = LatencyHistogram()
     /// For finals that went upstream: activity:true → result, less the fake's delay.
-    var upstreamSpanBeyondDelay: [Int64] = []
+    var upstreamSpanBeyondDelay = LatencyHistogram()
     var closeReasons: [String: Int] = [:]
 
     mutating func merge(_ other: LoadStats) {
@@ -65,13 +67,13 @@ struct LoadStats {
         reports += other.reports
         nextWindowFinals += other.nextWindowFinals
         throttleMs = max(throttleMs, other.throttleMs)
-        raw += other.raw
-        holds += other.holds
-        serverAdded += other.serverAdded
-        serverAddedUpstream += other.serverAddedUpstream
-        serverAddedCached += other.serverAddedCached
-        upstreamSpanBeyondDelay += other.upstreamSpanBeyondDelay
-        serverAddedLocal += other.serverAddedLocal
+        raw.merge(other.raw)
+        holds.merge(other.holds)
+        serverAdded.merge(other.serverAdded)
+        serverAddedUpstream.merge(other.serverAddedUpstream)
+        serverAddedCached.merge(other.serverAddedCached)
+        upstreamSpanBeyondDelay.merge(other.upstreamSpanBeyondDelay)
+        serverAddedLocal.merge(other.serverAddedLocal)
         closeReasons.merge(other.closeReasons, uniquingKeysWith: +)
     }
 
@@ -81,7 +83,8 @@ struct LoadStats {
     }
 }
 
-/// Percentiles of nanosecond samples, in milliseconds.
+/// Percentiles of nanosecond samples, in milliseconds (HdrHistogram's, see `LatencyHistogram`;
+/// NaN when there are none).
 struct Percentiles {
     let count: Int
     let p50: Double
@@ -90,18 +93,13 @@ struct Percentiles {
     let max: Double
     let mean: Double
 
-    init(_ samples: [Int64]) {
-        let sorted = samples.sorted()
-        count = sorted.count
-        func at(_ q: Double) -> Double {
-            guard !sorted.isEmpty else { return .nan }
-            let index = min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1)
-            return Double(sorted[Swift.max(0, index)]) / 1e6
-        }
+    init(_ samples: LatencyHistogram) {
+        count = samples.count
+        func at(_ q: Double) -> Double { samples.value(atQuantile: q).map { Double($0) / 1e6 } ?? .nan }
         p50 = at(0.50)
         p90 = at(0.90)
         p99 = at(0.99)
-        max = sorted.last.map { Double($0) / 1e6 } ?? .nan
-        mean = sorted.isEmpty ? .nan : Double(sorted.reduce(0, +)) / Double(sorted.count) / 1e6
+        max = samples.isEmpty ? .nan : Double(samples.max) / 1e6
+        mean = samples.mean.map { $0 / 1e6 } ?? .nan
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import LatencyHistogram
 
 /// Echo mode: every connection sends one text message and, when a message comes back, the next;
 /// round trips are counted from the moment every connection is open.
@@ -14,7 +15,8 @@ final class EchoLoad: @unchecked Sendable {
     private var counts: LoadCounts
     /// When each connection's message in flight was sent.
     private var sentAt: [UInt64]
-    private var latencies: [UInt32] = []
+    /// Round-trip latencies in µs.
+    private var latencies = LatencyHistogram()
     private var measuredFrom: UInt64 = 0
     private var cpuAtMeasuredFrom: Double = 0
     private var stopped = false
@@ -26,7 +28,6 @@ final class EchoLoad: @unchecked Sendable {
         payload = String(repeating: "x", count: size)
         counts = LoadCounts(connections: connections)
         sentAt = Array(repeating: 0, count: connections)
-        latencies.reserveCapacity(1 << 20)
     }
 
     /// Connects every client, lets them run until `end` (MonotonicClock), and reports.
@@ -53,7 +54,7 @@ final class EchoLoad: @unchecked Sendable {
         case .message(let message):
             counts.messages += 1
             if message.byteCount != size { counts.mismatched += 1 }
-            latencies.append(UInt32(clamping: (now - sentAt[index]) / 1000))
+            latencies.record((now - sentAt[index]) / 1000)
             send(from: client, index: index, at: now)
         case .closed:
             counts.ended(index, failure: nil)
@@ -73,13 +74,12 @@ final class EchoLoad: @unchecked Sendable {
         measuredFrom = now
         cpuAtMeasuredFrom = ProcessCPU.microseconds
         counts.messages = 0
-        latencies.removeAll(keepingCapacity: true)
+        latencies = LatencyHistogram()
     }
 
     /// Stops counting (later events are ignored) and reports.
     private func finish() -> LoadReport {
         stopped = true
-        latencies.sort()
         return LoadReport(
             counts: counts, nanoseconds: MonotonicClock.now - measuredFrom, latencies: latencies,
             cpuMicroseconds: ProcessCPU.microseconds - cpuAtMeasuredFrom

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import LatencyHistogram
 
 /// Idle mode: opens connections at a steady rate and holds them, sending nothing (the client
 /// answers the server's pings); reports how many handshakes succeeded and how many connections
@@ -43,7 +44,7 @@ final class IdleLoad: @unchecked Sendable {
             return self.counts
         }
         return LoadReport(
-            counts: counts, nanoseconds: MonotonicClock.now - started, latencies: [],
+            counts: counts, nanoseconds: MonotonicClock.now - started, latencies: LatencyHistogram(),
             cpuMicroseconds: ProcessCPU.microseconds - cpuAtStart
         )
     }

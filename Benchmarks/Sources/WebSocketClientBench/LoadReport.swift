@@ -1,4 +1,5 @@
 import Foundation
+import LatencyHistogram
 
 /// The result of a run: its counts, the measured window, the round-trip latencies and the
 /// process's CPU time over that window. Printed with wsload's JSON fields, plus `round_trips`
@@ -8,18 +9,20 @@ struct LoadReport: Sendable {
     /// Nanoseconds measured: in echo mode from the moment every connection was open (else from
     /// the start) to the end.
     var nanoseconds: UInt64
-    /// Round-trip latencies in µs, sorted.
-    var latencies: [UInt32]
+    /// Round-trip latencies in µs.
+    var latencies: LatencyHistogram
     /// The process's user + system CPU time over the window, in µs.
     var cpuMicroseconds: Double
 
     var seconds: Double { Double(nanoseconds) / 1e9 }
     var rate: Double { seconds > 0 ? Double(counts.messages) / seconds : 0 }
 
-    /// The latency below which a fraction `p` of the round trips fall (wsload's index rule).
-    func percentile(_ p: Double) -> UInt32 {
-        latencies.isEmpty ? 0 : latencies[Int(Double(latencies.count - 1) * p)]
-    }
+    /// The latency in µs at quantile `p` of the round trips (HdrHistogram's nearest rank, see
+    /// `LatencyHistogram`); 0 when there were none, as wsload prints.
+    func percentile(_ p: Double) -> Int64 { latencies.value(atQuantile: p) ?? 0 }
+
+    /// The longest round trip in µs; 0 when there were none.
+    var maxLatency: Int64 { latencies.isEmpty ? 0 : latencies.max }
 
     func json(mode: String, connections: Int, size: Int) -> String {
         let cpuPerRoundTrip = counts.messages == 0 ? 0 : cpuMicroseconds / Double(counts.messages)
@@ -28,7 +31,7 @@ struct LoadReport: Sendable {
             ("seconds", String(format: "%.2f", seconds)), ("messages", "\(counts.messages)"),
             ("rate", String(format: "%.0f", rate)),
             ("p50_us", "\(percentile(0.5))"), ("p90_us", "\(percentile(0.9))"), ("p99_us", "\(percentile(0.99))"),
-            ("max_us", "\(latencies.last ?? 0)"),
+            ("max_us", "\(maxLatency)"),
             ("handshakes", "\(counts.handshakes)"), ("open", "\(counts.open)"),
             ("connect_failures", "\(counts.connectFailures)"), ("handshake_failures", "\(counts.handshakeFailures)"),
             ("closed_by_server", "\(counts.closedByServer)"), ("mismatched", "\(counts.mismatched)"),
@@ -47,7 +50,7 @@ struct LoadReport: Sendable {
         }
         return "WebSocketClientBench: echo c=\(connections) s=\(size) d=\(requested): "
             + String(format: "%.0f msg/s", rate)
-            + " p50=\(percentile(0.5))us p90=\(percentile(0.9))us p99=\(percentile(0.99))us max=\(latencies.last ?? 0)us errors=\(errors)"
+            + " p50=\(percentile(0.5))us p90=\(percentile(0.9))us p99=\(percentile(0.99))us max=\(maxLatency)us errors=\(errors)"
     }
 }
 
