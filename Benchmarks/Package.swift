@@ -27,7 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // The load tools' latency histograms (#30).
+        // The pipeline anchor's upstream client, and the load tools' latency histograms (#30).
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
     ],
     targets: [
@@ -121,6 +122,23 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPServer", package: root),
                 "LatencyHistogram",
+            ]
+        ),
+        // The `/ws` github-user pipeline as a Swift developer would build it instead of the
+        // service: Hummingbird 2 + hummingbird-websocket, OpenCombine on Dispatch queues, and
+        // AsyncHTTPClient to the same FakeUpstream (scripts/session-load.sh with ANCHOR=1).
+        .executableTarget(
+            name: "HummingbirdPipelineAnchor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // HdrHistogram percentiles for every latency figure the load tools print.
