@@ -148,6 +148,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        .testTarget(name: "LatencyHistogramTests", dependencies: ["LatencyHistogram"]),
         // The WebSocket load generator of the scripts (echo and idle modes), on HTTPServer's
         // WebSocketClient; scripts/ws-client.sh measures its own cost.
         .executableTarget(
