@@ -305,9 +305,26 @@ printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 printf '%s\n' "${samples[@]}"
 if [ "$ANCHOR" = 1 ]; then
     printf '\n#### Ours against the anchor (HummingbirdPipelineAnchor), alternating runs\n\n'
-    python3 - "$tmp" "$RUNS" "$SESSIONS" "$(getconf CLK_TCK)" <<'PY'
-import json, statistics, sys
+    python3 - "$tmp" "$RUNS" "$SESSIONS" "$(getconf CLK_TCK)" "$BENCH_DIR/scripts/histogram-quantiles.py" <<'PY'
+import importlib.util, json, statistics, sys
 tmp, runs, sessions, hz = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+spec = importlib.util.spec_from_file_location("histogram_quantiles", sys.argv[5])
+hq = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hq)
+
+def own(run, name="pipeline_cached_result_seconds"):
+    """The server's own p50 / p99 (ms) of `name` over the run, from its /metrics (None: not measured)."""
+    try:
+        before = hq.buckets(f"{tmp}/metrics-run{run}-before.txt", name)
+        after = hq.buckets(f"{tmp}/metrics-run{run}-after.txt", name)
+    except OSError:
+        return None, None
+    bounds = sorted(after)
+    cumulative = [after[b] - before.get(b, 0.0) for b in bounds]
+    if not bounds or cumulative[-1] <= 0:
+        return None, None
+    return hq.quantile(0.5, bounds, cumulative) * 1000, hq.quantile(0.99, bounds, cumulative) * 1000
+
 rows = []
 for run in range(1, runs + 1):
     try:
@@ -317,30 +334,33 @@ for run in range(1, runs + 1):
         print(f"(run {run}: no figures: {error})")
         continue
     keys = max(1, r["keystrokes"])
+    own_p50, own_p99 = own(run)
     rows.append({
         "run": run, "side": side, "errors": r["failures"], "keystrokes": r["keystrokes"],
         "cpu_s": int(ticks) / hz, "cpu_us_per_key": int(ticks) / hz * 1e6 / keys,
         "rss_fresh": int(rss_fresh), "rss_mid": int(rss_mid), "hwm": int(hwm),
         "rss_kb_per_session": (int(rss_mid) - int(rss_fresh)) / sessions,
         "p50": r["rawP50Ms"], "p99": r["rawP99Ms"], "added_p50": r["serverAddedP50Ms"], "added_p99": r["serverAddedP99Ms"],
+        "own_p50": own_p50, "own_p99": own_p99,
         "upstream_per_key": r["upstreamCallsPerKeystroke"], "gate": r["gateWaitMeanMs"],
         "load": f"{r['loadAverageBefore']} → {r['loadAverageAfter']}",
     })
 def f(v, d=1):
     return "-" if v is None else f"{v:.{d}f}"
-print("| run | side | load avg before → after | keystrokes | errors | CPU (s) | CPU per keystroke (µs) | VmRSS fresh → mid-load (KB) | RSS per session (KB) | client p50 / p99 (ms) | server-added p50 / p99 (ms) | upstream calls / keystroke | gate wait mean (ms) |")
-print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| run | side | load avg before → after | keystrokes | errors | CPU (s) | CPU per keystroke (µs) | VmRSS fresh → mid-load (KB) | RSS per session (KB) | client p50 / p99 (ms) | server-added p50 / p99 (ms) | server's own, cached answer p50 / p99 (ms) | upstream calls / keystroke | gate wait mean (ms) |")
+print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for x in rows:
     print(f"| {x['run']} | {x['side']} | {x['load']} | {x['keystrokes']} | {x['errors']} | {f(x['cpu_s'])} | {f(x['cpu_us_per_key'])} | "
           f"{x['rss_fresh']} → {x['rss_mid']} | {f(x['rss_kb_per_session'], 2)} | {f(x['p50'])} / {f(x['p99'])} | "
-          f"{f(x['added_p50'])} / {f(x['added_p99'])} | {f(x['upstream_per_key'], 3)} | {f(x['gate'])} |")
+          f"{f(x['added_p50'])} / {f(x['added_p99'])} | {f(x['own_p50'], 3)} / {f(x['own_p99'], 3)} | {f(x['upstream_per_key'], 3)} | {f(x['gate'])} |")
 print()
 print("Medians over each side's runs, [min–max] across them; ratios are ours / anchor of the medians. "
       "A side with errors in a run does not count (its figures are shown, its ratio is not).")
 print()
 metrics = [("CPU per keystroke (µs)", "cpu_us_per_key", 1), ("RSS per session (KB)", "rss_kb_per_session", 2),
            ("client p50 (ms)", "p50", 1), ("client p99 (ms)", "p99", 1),
-           ("server-added p50 (ms)", "added_p50", 1), ("server-added p99 (ms)", "added_p99", 1)]
+           ("server-added p50 (ms)", "added_p50", 1), ("server-added p99 (ms)", "added_p99", 1),
+           ("server's own, cached answer p50 (ms)", "own_p50", 3), ("server's own, cached answer p99 (ms)", "own_p99", 3)]
 sides = {side: [x for x in rows if x["side"] == side] for side in ("ours", "anchor")}
 clean = all(x["errors"] == 0 for x in rows)
 print("| figure | ours | anchor | ours / anchor |")
@@ -365,7 +385,8 @@ print("CPU per keystroke: utime + stime of the server process (/proc/PID/stat) f
       "over the keystrokes typed. RSS per session: VmRSS at mid-load less the fresh process's VmRSS, over the sessions. "
       "Client p50 / p99: final keystroke → its result, as SessionLoad sees it; server-added: less the modelled throttle "
       "hold and, for finals that went upstream, the fake's delay. Gate wait: the service's own /metrics "
-      "(github_upstream_queue_wait_seconds); the anchor measures nothing of its own.")
+      "(github_upstream_queue_wait_seconds) and server's own cached answer (pipeline_cached_result_seconds: throttle release "
+      "to result frame handed to the socket, histogram_quantile's estimate); the anchor measures nothing of its own.")
 PY
 fi
 printf '\nCommands (the script runs them; URLs and ports are picked at run time):\n\n```\n'
