@@ -89,22 +89,41 @@ extension ConfigResolver {
             maxTrackedClients: try reader.integer(.limitsMaxTrackedClients, default: defaults.maxTrackedClients, in: 100...10_000_000))
     }
 
-    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), its pool and timeout, and
-    /// how long a lookup waits for another replica's request.
+    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), the passwords
+    /// (`redis.password`/`REDIS_PASSWORD`, `redis.sentinelPassword`/`REDIS_SENTINEL_PASSWORD`), the
+    /// pool and timeout, and how long a lookup waits for another replica's request. A password
+    /// both in the URL and in `redis.password` is an error (which one counts would be a guess);
+    /// no message repeats a password.
     static func redisSettings(_ reader: SettingReader) throws(ConfigError) -> ServiceConfig.RedisSettings {
         let poolSize = try reader.integer(.redisPoolSize, default: 4, in: 1...256)
         let timeout = try reader.integer(.redisTimeoutMs, default: 250, in: 1...60_000)
         let flightWait = try reader.integer(.redisFlightWaitMs, default: 5_000, in: 1...120_000)
+        let password = try secret(.redisPassword, reader)
+        let sentinelPassword = try secret(.redisSentinelPassword, reader)
         // Value is optional (no URL, or "": no Redis); an unreadable URL is an error, not "none".
         let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
                                        reason: "must be redis://[[user]:password@]host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
-            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeout: .milliseconds(timeout)) else {
+            guard let configuration = RedisClient.Configuration(
+                url: text, password: password, poolSize: poolSize, timeout: .milliseconds(timeout)) else {
                 return nil
             }
             return .some(configuration)
         }
-        return ServiceConfig.RedisSettings(client: client, flightWait: .milliseconds(flightWait))
+        if password != nil, let client, client.password != password, let source = reader.source(of: .redisPassword) {
+            throw .invalidValue(
+                value: "(not shown: it is a password)", source: source,
+                reason: "redis.url has a password of its own; give the password in one place only")
+        }
+        return ServiceConfig.RedisSettings(
+            client: client, flightWait: .milliseconds(flightWait), sentinelPassword: sentinelPassword)
+    }
+
+    /// A password setting: nil when absent or empty; any other text as given.
+    private static func secret(_ key: ConfigKey, _ reader: SettingReader) throws(ConfigError) -> String? {
+        try reader.string(key, default: String?.none, reason: "must be text") { text -> String?? in
+            .some(text.isEmpty ? nil : text)
+        }
     }
 
     /// The `"cache"` group.

@@ -15,7 +15,7 @@ import Synchronization
 /// event loop; the blocking API keeps timeouts and reconnection in one small type.
 public final class RedisClient: Sendable {
     /// Where Redis is and how to talk to it.
-    public struct Configuration: Sendable, Equatable, CustomStringConvertible {
+    public struct Configuration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         public var host: String
         public var port: Int
         public var database: Int
@@ -44,17 +44,26 @@ public final class RedisClient: Sendable {
         /// `redis://[[username]:password@]host[:port][/database]` (user and password
         /// percent-encoded); nil for anything else, such as a user without a password (TLS,
         /// `rediss://`, and Unix sockets are not supported).
-        public init?(url: String, poolSize: Int = 4, timeout: Duration = .milliseconds(250)) {
+        ///
+        /// - Parameter password: the password when it is not in the URL (`REDIS_PASSWORD`); with
+        ///   one in the URL as well, the URL's is used (the service refuses the pair before).
+        public init?(url: String, password: String? = nil, poolSize: Int = 4, timeout: Duration = .milliseconds(250)) {
             guard let components = URLComponents(string: url), components.scheme == "redis",
                   let host = components.host, !host.isEmpty else { return nil }
             let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             guard path.isEmpty || Int(path) != nil else { return nil }
             let username = components.user.flatMap { $0.isEmpty ? nil : $0 }
-            guard username == nil || components.password != nil else { return nil }
+            let password = components.password ?? password
+            guard username == nil || password != nil else { return nil }
             self.init(
                 host: host, port: components.port ?? 6379, database: Int(path) ?? 0, username: username,
-                password: components.password, poolSize: poolSize, timeout: timeout
+                password: password, poolSize: poolSize, timeout: timeout
             )
+        }
+
+        /// Whether `url` carries a password of its own (`redis://:pw@host`, `redis://user:pw@host`).
+        public static func urlHasPassword(_ url: String) -> Bool {
+            URLComponents(string: url)?.password != nil
         }
 
         /// The `AUTH` command a new connection sends first; nil without a password.
@@ -67,6 +76,14 @@ public final class RedisClient: Sendable {
         public var description: String {
             let credentials = password == nil ? "" : "\(username ?? ""):***@"
             return "redis://\(credentials)\(host):\(port)/\(database)"
+        }
+
+        /// The same as `description`: the password is never shown.
+        public var debugDescription: String { "RedisClient.Configuration(\(description))" }
+
+        /// The description only, so `dump` and reflection never reach the password.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["url": description, "poolSize": poolSize, "timeout": timeout], displayStyle: .struct)
         }
     }
 

@@ -41,4 +41,60 @@ final class RedisConfigTests: XCTestCase {
             XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
         }
     }
+
+    func testREDIS_PASSWORDIsThePasswordWhenTheURLHasNone() throws {
+        let config = try FakeFiles.resolve(environment: ["REDIS_URL": "redis://cache:6380/2", "REDIS_PASSWORD": "s3cret"])
+        XCTAssertEqual(config.redis.client?.password, "s3cret")
+        XCTAssertEqual(config.redis.client?.username, nil)
+        let withUser = try FakeFiles.resolve(environment: ["REDIS_URL": "redis://alice@cache", "REDIS_PASSWORD": "s3cret"])
+        XCTAssertEqual(withUser.redis.client?.username, "alice", "a user in the URL, its password from REDIS_PASSWORD")
+        XCTAssertEqual(withUser.redis.client?.password, "s3cret")
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"url": "redis://cache", "password": "filepw"}}"#)
+        XCTAssertEqual(fromFile.redis.client?.password, "filepw")
+        XCTAssertNil(try FakeFiles.resolve(file: #"{"redis": {"url": "redis://cache", "password": ""}}"#).redis.client?.password)
+        for shown in ["\(config)", "\(config.logMetadata)", "\(String(reflecting: config))", "\(dumped(config))"] {
+            XCTAssertFalse(shown.contains("s3cret"), shown)
+        }
+        XCTAssertTrue("\(config.logMetadata)".contains("redis://:***@cache:6380/2"))
+    }
+
+    func testAPasswordInBothPlacesIsAnErrorThatShowsNeither() {
+        let environment = ["REDIS_URL": "redis://:inurl@cache", "REDIS_PASSWORD": "inenv"]
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: environment)) { error in
+            XCTAssertTrue("\(error)".contains("REDIS_PASSWORD"), "\(error)")
+            XCTAssertFalse("\(error)".contains("inurl") || "\(error)".contains("inenv"), "\(error)")
+        }
+        XCTAssertEqual(
+            try FakeFiles.resolve(environment: ["REDIS_URL": "redis://:same@cache", "REDIS_PASSWORD": "same"]).redis.client?.password,
+            "same", "the same password twice is no conflict")
+    }
+
+    func testTheSentinelPasswordIsReadAndShownOnlyAsSet() throws {
+        let config = try FakeFiles.resolve(environment: ["REDIS_SENTINEL_PASSWORD": "sentinel-s3cret"])
+        XCTAssertEqual(config.redis.sentinelPassword, "sentinel-s3cret")
+        XCTAssertFalse("\(config)\(config.logMetadata)\(dumped(config))".contains("sentinel-s3cret"))
+        XCTAssertTrue("\(config)".contains("redis.sentinelPassword=set"), "\(config)")
+        XCTAssertTrue("\(try FakeFiles.resolve())".contains("redis.sentinelPassword=unset"))
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"sentinelPassword": "f"}}"#)
+        XCTAssertEqual(fromFile.redis.sentinelPassword, "f")
+    }
+
+    func testSecretValuesAreMarkedSecretInEveryLayerAndNeverRepeatedInErrors() throws {
+        for key in [ConfigKey.redisUrl, .redisPassword, .redisSentinelPassword] {
+            XCTAssertTrue(key.isSecret, key.rawValue)
+        }
+        // A wrong type in the file: the message names the key, never the value.
+        for key in ["password", "sentinelPassword"] {
+            XCTAssertThrowsError(try FakeFiles.resolve(file: #"{"redis": {"\#(key)": ["pw-in-a-list"]}}"#)) { error in
+                XCTAssertTrue("\(error)".contains("redis.\(key)"), "\(error)")
+                XCTAssertFalse("\(error)".contains("pw-in-a-list"), "\(error)")
+            }
+        }
+    }
+
+    private func dumped(_ value: some Any) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
+    }
 }
