@@ -1,8 +1,8 @@
 # The two entry points of the README: `make run` and `make test`. Each installs the system
 # packages a fresh machine lacks first.
 SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev libhiredis-dev pkg-config
-# What the cluster tests start besides the replicas: Redis, nginx, and headless Chromium.
-CLUSTER_PACKAGES := redis-server nginx chromium
+# What the cluster tests start besides the replicas: Redis (and its sentinels), nginx, and headless Chromium.
+CLUSTER_PACKAGES := redis-server redis-sentinel nginx chromium
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 

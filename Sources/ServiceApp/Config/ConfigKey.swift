@@ -17,6 +17,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case redisFlightWaitMs = "redis.flightWaitMs"
     case redisPassword = "redis.password"
     case redisSentinelPassword = "redis.sentinelPassword"
+    case redisSentinels = "redis.sentinels"
+    case redisMasterName = "redis.masterName"
     case limitsSessionsPerClient = "limits.sessionsPerClient"
     case limitsLookupsPerClientPerMinute = "limits.lookupsPerClientPerMinute"
     case limitsMaxTrackedClients = "limits.maxTrackedClients"
@@ -76,6 +78,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .redisUrl: "REDIS_URL"
         case .redisPassword: "REDIS_PASSWORD"
         case .redisSentinelPassword: "REDIS_SENTINEL_PASSWORD"
+        case .redisSentinels: "REDIS_SENTINELS"
+        case .redisMasterName: "REDIS_MASTER_NAME"
         case .drainGracePeriodSeconds: "DRAIN_GRACE_PERIOD_SECONDS"
         default: nil
         }

@@ -89,7 +89,8 @@ extension ConfigResolver {
             maxTrackedClients: try reader.integer(.limitsMaxTrackedClients, default: defaults.maxTrackedClients, in: 100...10_000_000))
     }
 
-    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), the passwords
+    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`) or `redis.sentinels` and
+    /// `redis.masterName` (`REDIS_SENTINELS`, `REDIS_MASTER_NAME`), the passwords
     /// (`redis.password`/`REDIS_PASSWORD`, `redis.sentinelPassword`/`REDIS_SENTINEL_PASSWORD`), the
     /// pool and timeout, and how long a lookup waits for another replica's request. A password
     /// both in the URL and in `redis.password` is an error (which one counts would be a guess);
@@ -115,8 +116,27 @@ extension ConfigResolver {
                 value: "(not shown: it is a password)", source: source,
                 reason: "redis.url has a password of its own; give the password in one place only")
         }
-        return ServiceConfig.RedisSettings(
+        let sentinels = try reader.list(
+            .redisSentinels, default: [RedisAddress](), reason: "must be a list of host:port (sentinel-0:26379,sentinel-1:26379)",
+            RedisAddress.init)
+        let masterName = try reader.string(.redisMasterName, default: "mymaster", reason: "must be a name without spaces") { name in
+            name.isEmpty || name.contains(" ") ? nil : name
+        }
+        var settings = ServiceConfig.RedisSettings(
             client: client, flightWait: .milliseconds(flightWait), sentinelPassword: sentinelPassword)
+        if !sentinels.isEmpty {
+            // The master's address comes from the sentinels: a URL as well would be a second answer.
+            if client != nil, let source = reader.source(of: .redisUrl) {
+                throw .invalidValue(
+                    value: "(not shown: it may hold a password)", source: source,
+                    reason: "redis.sentinels is set, and the master's address comes from the sentinels; give redis.url or redis.sentinels (with redis.password), not both")
+            }
+            var configuration = RedisClient.Configuration(
+                host: "", port: 0, password: password, poolSize: poolSize, timeout: .milliseconds(timeout))
+            configuration.sentinels = RedisSentinels(addresses: sentinels, masterName: masterName, password: sentinelPassword)
+            settings.client = configuration
+        }
+        return settings
     }
 
     /// A password setting: nil when absent or empty; any other text as given.

@@ -51,6 +51,8 @@ extension ServiceConfig: CustomStringConvertible {
             "limits.maxTrackedClients": "\(fairUse.maxTrackedClients)",
             "redis.url": "\(redis.client.map(\.description) ?? "none")",
             "redis.sentinelPassword": redis.sentinelPassword == nil ? "unset" : "set",
+            "redis.sentinels": "\(redis.client?.sentinels?.addresses.map(\.description).joined(separator: ",") ?? "")",
+            "redis.masterName": "\(redis.client?.sentinels?.masterName ?? "")",
         ]
     }
 

@@ -27,6 +27,8 @@ public final class RedisClient: Sendable {
         public var poolSize: Int
         /// Connect and command timeout.
         public var timeout: Duration
+        /// With sentinels, the master is the one they name (`host` and `port` are not used).
+        public var sentinels: RedisSentinels?
 
         public init(
             host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,
@@ -72,10 +74,12 @@ public final class RedisClient: Sendable {
             return ["AUTH"] + (username.map { [$0] } ?? []) + [password]
         }
 
-        /// `redis://host:port/database`, with the user and `***` for a password.
+        /// `redis://host:port/database`, with the user and `***` for a password; with sentinels,
+        /// `redis://:***@<master of sentinels a:1,b:2 master mymaster>/0`.
         public var description: String {
             let credentials = password == nil ? "" : "\(username ?? ""):***@"
-            return "redis://\(credentials)\(host):\(port)/\(database)"
+            let server = sentinels.map { "<master of \($0)>" } ?? "\(host):\(port)"
+            return "redis://\(credentials)\(server)/\(database)"
         }
 
         /// The same as `description`: the password is never shown.
@@ -88,6 +92,10 @@ public final class RedisClient: Sendable {
     }
 
     public let configuration: Configuration
+    /// Where the connections go: the configured address, or the master the sentinels name.
+    let endpoint: RedisEndpoint
+    /// Asks the sentinels for the master and follows failovers (with sentinels only).
+    private let monitor: SentinelMonitor?
     private let slots: [Slot]
     /// The next slot to take a command without affinity, in turn.
     private let next = Atomic<UInt>(0)
@@ -99,17 +107,37 @@ public final class RedisClient: Sendable {
     /// - Parameters:
     ///   - onCommand: called once per command sent (a round trip), for metrics.
     ///   - onFailure: called with every failure (for the "Redis unavailable" log and metric).
+    ///   - onMasterChange: called with the new master when the sentinels name another (for the log).
     public init(
         configuration: Configuration, onCommand: @escaping @Sendable () -> Void = {},
-        onFailure: @escaping @Sendable (RedisError) -> Void = { _ in }
+        onFailure: @escaping @Sendable (RedisError) -> Void = { _ in },
+        onMasterChange: @escaping @Sendable (RedisAddress?) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.onCommand = onCommand
         self.onFailure = onFailure
+        if let sentinels = configuration.sentinels {
+            let monitor = SentinelMonitor(sentinels: sentinels, timeout: configuration.timeout, onMasterChange: onMasterChange)
+            endpoint = monitor.endpoint
+            self.monitor = monitor
+        } else {
+            endpoint = RedisEndpoint(RedisAddress(host: configuration.host, port: configuration.port))
+            monitor = nil
+        }
+        let endpoint = endpoint
         slots = (0..<configuration.poolSize).map { index in
-            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(configuration: configuration))
+            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(configuration: configuration, endpoint: endpoint))
         }
     }
+
+    deinit { monitor?.stop() }
+
+    /// The master's address now: the configured one, or the one the sentinels named; nil while
+    /// the sentinels have named none.
+    public var master: RedisAddress? { endpoint.target.address }
+
+    /// Stops asking the sentinels (at shutdown; nothing without sentinels).
+    public func stopFollowingMaster() { monitor?.stop() }
 
     /// Runs `arguments` as one command; `completion` runs on the connection's queue.
     public func run(
@@ -144,13 +172,15 @@ public final class RedisClient: Sendable {
 
     /// Whether the last command reached Redis (true until one did not; an error reply still
     /// counts as reached). For `/readyz`.
-    public var isAvailable: Bool { reachable.load(ordering: .relaxed) }
+    public var isAvailable: Bool { master != nil && reachable.load(ordering: .relaxed) }
 
     /// Records whether `result` reached Redis, and reports a failure.
     private func noted(_ result: Result<RedisReply, RedisError>) -> Result<RedisReply, RedisError> {
         switch result {
         case .success, .failure(.server): reachable.store(true, ordering: .relaxed)
-        case .failure(.connection), .failure(.timeout): reachable.store(false, ordering: .relaxed)
+        case .failure(.connection), .failure(.timeout):
+            // Once per outage, the sentinels are asked again: the master may have moved.
+            if reachable.exchange(false, ordering: .relaxed) { endpoint.connectionFailed() }
         }
         if case .failure(let error) = result { onFailure(error) }
         return result

@@ -92,6 +92,36 @@ final class RedisConfigTests: XCTestCase {
         }
     }
 
+    func testSentinelsAndTheMasterName() throws {
+        let config = try FakeFiles.resolve(environment: [
+            "REDIS_SENTINELS": "127.0.0.1:26379, sentinel-1:26380", "REDIS_MASTER_NAME": "cache", "REDIS_PASSWORD": "pw",
+            "REDIS_SENTINEL_PASSWORD": "spw",
+        ])
+        let client = try XCTUnwrap(config.redis.client)
+        XCTAssertEqual(client.password, "pw")
+        XCTAssertEqual(client.sentinels, RedisSentinels(
+            addresses: [RedisAddress(host: "127.0.0.1", port: 26_379), RedisAddress(host: "sentinel-1", port: 26_380)],
+            masterName: "cache", password: "spw"))
+        XCTAssertEqual("\(client)", "redis://:***@<master of sentinels 127.0.0.1:26379,sentinel-1:26380 master cache (sentinel password set)>/0")
+        XCTAssertFalse("\(config)\(dumped(config))".contains("spw"))
+        XCTAssertTrue("\(config)".contains("redis.sentinels=127.0.0.1:26379,sentinel-1:26380"), "\(config)")
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"sentinels": ["s:26379"]}}"#)
+        XCTAssertEqual(fromFile.redis.client?.sentinels?.masterName, "mymaster", "the default name, as in Debian's sentinel.conf")
+    }
+
+    func testSentinelsWithAURLOrUnreadableAreErrors() {
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_SENTINELS": "s:26379", "REDIS_URL": "redis://:pw@host"])) { error in
+            XCTAssertTrue("\(error)".contains("REDIS_URL") && "\(error)".contains("not both"), "\(error)")
+            XCTAssertFalse("\(error)".contains("pw@"), "\(error)")
+        }
+        for bad in ["s", "s:0", "s:x", ":26379"] {
+            XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_SENTINELS": bad]), bad) { error in
+                XCTAssertTrue("\(error)".contains("REDIS_SENTINELS"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_SENTINELS": "s:1", "REDIS_MASTER_NAME": "a b"]))
+    }
+
     private func dumped(_ value: some Any) -> String {
         var text = ""
         dump(value, to: &text)

@@ -78,6 +78,30 @@ final class RedisSecrecyProcessTests: XCTestCase {
         }
     }
 
+    func testNoSentinelCredentialAppearsInAnyOutput() throws {
+        let group = try RedisSentinelGroup(password: "pw-env-7Qx9", sentinelPassword: "pw-sentinel-2Hv6")
+        let sentinels = group.sentinelAddresses.joined(separator: ",")
+        let followed = try run(["REDIS_SENTINELS": sentinels, "REDIS_PASSWORD": "pw-env-7Qx9"]) { port in
+            XCTAssertTrue(waitUntil(timeout: 10) {
+                let ready = self.readyz(port)
+                return ready.contains(#""redis":"available""#) && ready.contains(#""redisMaster":"known""#)
+            }, "AUTH to the sentinels and to the master they named")
+        }
+        XCTAssertTrue(followed.contains("Redis master named by the sentinels"), followed)
+        // A wrong sentinel password: no sentinel names the master.
+        _ = try run(["REDIS_SENTINELS": sentinels, "REDIS_PASSWORD": "pw-env-7Qx9", "REDIS_SENTINEL_PASSWORD": "pw-wrong-8Kd1"]) { port in
+            XCTAssertTrue(waitUntil(timeout: 10) { self.readyz(port).contains(#""redisMaster":"unknown""#) })
+        }
+        let refused = try start(["REDIS_SENTINELS": sentinels, "REDIS_URL": "redis://:pw-url-4Mz2@127.0.0.1:1"], arguments: [])
+        XCTAssertEqual(refused.waitForExit(timeout: 20), 2, refused.output)
+        seen.append(("refused configuration", refused.output))
+        for (place, text) in seen {
+            for secret in secrets + secrets.map(Self.percentEncoded) {
+                XCTAssertFalse(text.contains(secret), "\(secret) in \(place): \(text.prefix(2_000))")
+            }
+        }
+    }
+
     /// Starts the binary with `environment` (and the sentinels' password and the token), lets
     /// `body` check it, fetches every page a client or a monitor would, stops it with SIGTERM and
     /// returns its log.
@@ -101,7 +125,7 @@ final class RedisSecrecyProcessTests: XCTestCase {
     private func start(_ variables: [String: String], arguments: [String]) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         for name in ["HOST", "PORT", "THROTTLE_MS", "TRUSTED_PROXIES", "ALLOWED_ORIGINS", "CONFIG_FILE", "REDIS_URL",
-                     "REDIS_PASSWORD"] {
+                     "REDIS_PASSWORD", "REDIS_SENTINELS", "REDIS_MASTER_NAME"] {
             environment[name] = nil
         }
         environment["GITHUB_TOKEN"] = "ghp_redisSecrecyToken99"
