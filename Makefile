@@ -1,8 +1,9 @@
 # The two entry points of the README: `make run` and `make test`. Each installs the system
 # packages a fresh machine lacks first.
 SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev libhiredis-dev pkg-config
-# What the cluster tests start besides the replicas: Redis (and its sentinels), nginx, and headless Chromium.
-CLUSTER_PACKAGES := redis-server redis-sentinel nginx chromium
+# What the cluster tests start besides the replicas: Redis (and its sentinels), nginx, headless
+# Chromium, and the TLS tunnel to Redis (stunnel4, with a CA made by openssl).
+CLUSTER_PACKAGES := redis-server redis-sentinel nginx chromium stunnel4 openssl
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 

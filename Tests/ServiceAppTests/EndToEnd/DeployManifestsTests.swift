@@ -61,4 +61,45 @@ final class DeployManifestsTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(timeout: 30), 0, run.output)
         XCTAssertTrue(run.output.contains("compose ok"), run.output)
     }
+
+    /// The managed-Redis-over-TLS variants (issue #33): the Kubernetes Deployment with its stunnel
+    /// sidecar validates, its ConfigMap holds deploy/stunnel/redis-tls.conf word for word (the
+    /// file `RedisTLSTunnelTests` runs), and the compose file gives each replica a tunnel in its
+    /// network namespace.
+    func testTheRedisTLSVariantsRunTheTestedTunnelBesideEachReplica() throws {
+        let validate = try require("kubernetes-validate", install: "pip install kubernetes-validate")
+        let manifest = deploy.appendingPathComponent("kubernetes/redis-tls/serviceapp.yaml")
+        let run = try ChildProcess(validate, ["--strict", manifest.path])
+        XCTAssertEqual(run.waitForExit(timeout: 60), 0, run.output)
+        for kind in ["deployment/serviceapp", "configmap/serviceapp-stunnel", "service/serviceapp", "poddisruptionbudget/serviceapp"] {
+            XCTAssertTrue(run.output.contains("passed for resource \(kind)"), "\(kind) not validated:\n\(run.output)")
+        }
+        let python = try require("python3", install: "apt-get install python3 python3-yaml")
+        let script = """
+            import sys, yaml
+            docs = list(yaml.safe_load_all(open(sys.argv[1])))
+            conf = open(sys.argv[2]).read()
+            config_map = next(d for d in docs if d["kind"] == "ConfigMap")
+            assert config_map["data"]["redis-tls.conf"] == conf, "the ConfigMap differs from deploy/stunnel/redis-tls.conf"
+            pod = next(d for d in docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]
+            containers = {c["name"]: c for c in pod["containers"]}
+            env = {e["name"]: e for e in containers["serviceapp"]["env"]}
+            assert env["REDIS_URL"]["value"] == "redis://127.0.0.1:6379/0"
+            assert env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == "redis-tls"
+            assert "stunnel" in containers
+            compose = yaml.safe_load(open(sys.argv[3]))["services"]
+            for replica, tunnel in [("replica1", "tunnel1"), ("replica2", "tunnel2")]:
+                assert compose[replica]["environment"]["REDIS_URL"] == "redis://127.0.0.1:6379/0"
+                assert compose[tunnel]["network_mode"] == "service:" + replica
+                assert "./stunnel/redis-tls.conf:/etc/stunnel/redis-tls.conf:ro" in compose[tunnel]["volumes"]
+            assert "redis" not in compose, "no Redis of its own"
+            print("tls ok")
+            """
+        let check = try ChildProcess(python, [
+            "-c", script, manifest.path, deploy.appendingPathComponent("stunnel/redis-tls.conf").path,
+            deploy.appendingPathComponent("docker-compose.redis-tls.yml").path,
+        ])
+        XCTAssertEqual(check.waitForExit(timeout: 30), 0, check.output)
+        XCTAssertTrue(check.output.contains("tls ok"), check.output)
+    }
 }
