@@ -19,6 +19,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case redisSentinelPassword = "redis.sentinelPassword"
     case redisSentinels = "redis.sentinels"
     case redisMasterName = "redis.masterName"
+    case redisPingIntervalMs = "redis.pingIntervalMs"
     case limitsSessionsPerClient = "limits.sessionsPerClient"
     case limitsLookupsPerClientPerMinute = "limits.lookupsPerClientPerMinute"
     case limitsMaxTrackedClients = "limits.maxTrackedClients"

@@ -99,6 +99,7 @@ extension ConfigResolver {
         let poolSize = try reader.integer(.redisPoolSize, default: 4, in: 1...256)
         let timeout = try reader.integer(.redisTimeoutMs, default: 250, in: 1...60_000)
         let flightWait = try reader.integer(.redisFlightWaitMs, default: 5_000, in: 1...120_000)
+        let pingInterval = Duration.milliseconds(try reader.integer(.redisPingIntervalMs, default: 5_000, in: 100...600_000))
         let password = try secret(.redisPassword, reader)
         let sentinelPassword = try secret(.redisSentinelPassword, reader)
         // Value is optional (no URL, or "": no Redis); an unreadable URL is an error, not "none".
@@ -124,6 +125,7 @@ extension ConfigResolver {
         }
         var settings = ServiceConfig.RedisSettings(
             client: client, flightWait: .milliseconds(flightWait), sentinelPassword: sentinelPassword)
+        settings.client?.pingInterval = pingInterval
         if !sentinels.isEmpty {
             // The master's address comes from the sentinels: a URL as well would be a second answer.
             if client != nil, let source = reader.source(of: .redisUrl) {
@@ -133,7 +135,9 @@ extension ConfigResolver {
             }
             var configuration = RedisClient.Configuration(
                 host: "", port: 0, password: password, poolSize: poolSize, timeout: .milliseconds(timeout))
-            configuration.sentinels = RedisSentinels(addresses: sentinels, masterName: masterName, password: sentinelPassword)
+            configuration.pingInterval = pingInterval
+            configuration.sentinels = RedisSentinels(
+                addresses: sentinels, masterName: masterName, password: sentinelPassword, pingInterval: pingInterval)
             settings.client = configuration
         }
         return settings

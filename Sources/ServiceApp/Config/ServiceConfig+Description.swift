@@ -53,6 +53,7 @@ extension ServiceConfig: CustomStringConvertible {
             "redis.sentinelPassword": redis.sentinelPassword == nil ? "unset" : "set",
             "redis.sentinels": "\(redis.client?.sentinels?.addresses.map(\.description).joined(separator: ",") ?? "")",
             "redis.masterName": "\(redis.client?.sentinels?.masterName ?? "")",
+            "redis.pingIntervalMs": "\(redis.client.map { $0.pingInterval.wholeMilliseconds } ?? 5_000)",
         ]
     }
 

@@ -29,6 +29,9 @@ public final class RedisClient: Sendable {
         public var timeout: Duration
         /// With sentinels, the master is the one they name (`host` and `port` are not used).
         public var sentinels: RedisSentinels?
+        /// How long a subscribed connection (other replicas' landings) may be quiet before a
+        /// `PING` checks it; unanswered as long again, it is made anew.
+        public var pingInterval: Duration = .seconds(5)
 
         public init(
             host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,

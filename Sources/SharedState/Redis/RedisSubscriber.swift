@@ -23,13 +23,14 @@ public final class RedisSubscriber: Sendable {
     }
 
     /// A subscriber on `client`'s Redis: with sentinels, on the master they name now, and on the
-    /// new one after a failover (the connection to the old one is dropped at the switch).
+    /// new one after a failover (the connection to the old one is dropped at the switch). The ping
+    /// interval is the client's unless given.
     public convenience init(
-        client: RedisClient, channel: String, pingInterval: Duration = .seconds(5), onMessage: @escaping @Sendable ([UInt8]) -> Void
+        client: RedisClient, channel: String, pingInterval: Duration? = nil, onMessage: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.init(
-            configuration: client.configuration, endpoint: client.endpoint, channel: channel, pingInterval: pingInterval,
-            onMessage: onMessage)
+            configuration: client.configuration, endpoint: client.endpoint, channel: channel,
+            pingInterval: pingInterval ?? client.configuration.pingInterval, onMessage: onMessage)
     }
 
     private init(

@@ -105,8 +105,12 @@ final class RedisConfigTests: XCTestCase {
         XCTAssertEqual("\(client)", "redis://:***@<master of sentinels 127.0.0.1:26379,sentinel-1:26380 master cache (sentinel password set)>/0")
         XCTAssertFalse("\(config)\(dumped(config))".contains("spw"))
         XCTAssertTrue("\(config)".contains("redis.sentinels=127.0.0.1:26379,sentinel-1:26380"), "\(config)")
-        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"sentinels": ["s:26379"]}}"#)
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"sentinels": ["s:26379"], "pingIntervalMs": 700}}"#)
         XCTAssertEqual(fromFile.redis.client?.sentinels?.masterName, "mymaster", "the default name, as in Debian's sentinel.conf")
+        XCTAssertEqual(fromFile.redis.client?.sentinels?.pingInterval, .milliseconds(700))
+        XCTAssertEqual(fromFile.redis.client?.pingInterval, .milliseconds(700))
+        XCTAssertEqual(try FakeFiles.resolve(file: #"{"redis": {"url": "redis://h", "pingIntervalMs": 900}}"#).redis.client?.pingInterval,
+                       .milliseconds(900), "the landing subscriber's too")
     }
 
     func testSentinelsWithAURLOrUnreadableAreErrors() {
