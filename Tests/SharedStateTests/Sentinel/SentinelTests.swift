@@ -67,6 +67,19 @@ final class SentinelTests: XCTestCase {
         }
     }
 
+    func testWithTheFollowedSentinelGoneTheFailoverIsHeardFromAnother() throws {
+        try startGroup()
+        let client = client()
+        defer { client.stopFollowingMaster() }
+        XCTAssertTrue(waitUntil(timeout: 10) { client.master?.port == Int(self.master.port) })
+        // The client asked (and follows) the first sentinel; it goes, then the master goes. The
+        // two sentinels left are a quorum; the client, its sentinel gone, asks the next.
+        sentinels[0].stop()
+        master.stop()
+        XCTAssertTrue(waitUntil(timeout: 30) { client.master?.port == Int(self.replica.port) }, "followed through another sentinel")
+        XCTAssertTrue(waitUntil(timeout: 10) { (try? client.runAndWait(["SET", "k", "v"]).get()) == .status("OK") })
+    }
+
     func testTheSentinelsPasswordIsSentAndAWrongOneLeavesNoMaster() throws {
         try startGroup(sentinelPassword: "sentinel-pw")
         let wrong = client(sentinelPassword: "not-it")
