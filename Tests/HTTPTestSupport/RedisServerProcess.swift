@@ -75,6 +75,17 @@ public final class RedisServerProcess {
         }
     }
 
+    /// Freezes it (SIGSTOP): its connections stay open and nothing answers, as with a host that
+    /// hangs; `resume()` thaws it.
+    public func pause() {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGSTOP) }
+    }
+
+    /// Thaws a `pause()`d process (SIGCONT).
+    public func resume() {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGCONT) }
+    }
+
     /// Stops it (SIGKILL: as abrupt as a crash) and waits until it is gone.
     public func stop() {
         guard let process, process.isRunning else { return }

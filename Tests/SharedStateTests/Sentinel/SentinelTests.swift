@@ -24,11 +24,11 @@ final class SentinelTests: XCTestCase {
         sentinels = group.sentinels
     }
 
-    private func client(sentinelPassword: String? = nil, password: String? = nil) -> RedisClient {
+    private func client(sentinelPassword: String? = nil, password: String? = nil, pingInterval: Duration = .seconds(1)) -> RedisClient {
         var configuration = RedisClient.Configuration(password: password, poolSize: 2, timeout: .milliseconds(300))
         configuration.sentinels = RedisSentinels(
             addresses: sentinels.map { RedisAddress(host: "127.0.0.1", port: Int($0.port)) }, masterName: "mymaster",
-            password: sentinelPassword, pingInterval: .seconds(1))
+            password: sentinelPassword, pingInterval: pingInterval)
         return RedisClient(configuration: configuration)
     }
 
@@ -77,6 +77,25 @@ final class SentinelTests: XCTestCase {
         sentinels[0].stop()
         master.stop()
         XCTAssertTrue(waitUntil(timeout: 30) { client.master?.port == Int(self.replica.port) }, "followed through another sentinel")
+        XCTAssertTrue(waitUntil(timeout: 10) { (try? client.runAndWait(["SET", "k", "v"]).get()) == .status("OK") })
+    }
+
+    func testAFailedMasterMakesTheClientAskAgainWhenItsSentinelSaysNothing() throws {
+        try startGroup()
+        // A ping interval longer than the test: only a failed command can make the client ask.
+        let client = client(pingInterval: .seconds(600))
+        defer { client.stopFollowingMaster() }
+        XCTAssertTrue(waitUntil(timeout: 10) { client.master?.port == Int(self.master.port) })
+        // The followed sentinel hangs (its connection open, silent): no +switch-master will come.
+        sentinels[0].pause()
+        defer { sentinels[0].resume() }
+        master.stop()
+        // Commands fail on the dead master; the client asks its sentinel again (which times out),
+        // then the next, which names the promoted replica.
+        XCTAssertTrue(waitUntil(timeout: 30) {
+            _ = client.runAndWait(["PING"])
+            return client.master?.port == Int(self.replica.port)
+        }, "asked again after the master failed")
         XCTAssertTrue(waitUntil(timeout: 10) { (try? client.runAndWait(["SET", "k", "v"]).get()) == .status("OK") })
     }
 
