@@ -17,16 +17,18 @@ final class ReplicaSharing: Sendable {
 
     init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
         let commands = Counter(label: "redis_commands_total")
+        let failures = RedisFailureReport(logger: logger)
         client = RedisClient(
             configuration: configuration, onCommand: { commands.increment() },
-            onFailure: RedisFailureReport(logger: logger).report,
+            onFailure: failures.report,
             onMasterChange: { master in
                 if let master {
                     logger.notice("Redis master named by the sentinels", metadata: ["master": "\(master)"])
                 } else {
                     logger.warning("no Redis master known: carrying on with this replica's own state")
                 }
-            }
+            },
+            onSentinelFailure: failures.reportSentinel
         )
         cache = RedisResponseStore(client: client)
         rateLimits = RedisRateLimitStore(client: client)

@@ -111,16 +111,20 @@ public final class RedisClient: Sendable {
     ///   - onCommand: called once per command sent (a round trip), for metrics.
     ///   - onFailure: called with every failure (for the "Redis unavailable" log and metric).
     ///   - onMasterChange: called with the new master when the sentinels name another (for the log).
+    ///   - onSentinelFailure: called with a sentinel that could not be asked or followed, and why.
     public init(
         configuration: Configuration, onCommand: @escaping @Sendable () -> Void = {},
         onFailure: @escaping @Sendable (RedisError) -> Void = { _ in },
-        onMasterChange: @escaping @Sendable (RedisAddress?) -> Void = { _ in }
+        onMasterChange: @escaping @Sendable (RedisAddress?) -> Void = { _ in },
+        onSentinelFailure: @escaping @Sendable (RedisAddress, String) -> Void = { _, _ in }
     ) {
         self.configuration = configuration
         self.onCommand = onCommand
         self.onFailure = onFailure
         if let sentinels = configuration.sentinels {
-            let monitor = SentinelMonitor(sentinels: sentinels, timeout: configuration.timeout, onMasterChange: onMasterChange)
+            let monitor = SentinelMonitor(
+                sentinels: sentinels, timeout: configuration.timeout, onMasterChange: onMasterChange,
+                onSentinelFailure: onSentinelFailure)
             endpoint = monitor.endpoint
             self.monitor = monitor
         } else {

@@ -13,6 +13,7 @@ final class SentinelMonitor: Sendable {
     private let sentinels: RedisSentinels
     private let timeout: Duration
     private let onMasterChange: @Sendable (RedisAddress?) -> Void
+    private let onSentinelFailure: @Sendable (RedisAddress, String) -> Void
     private let inbox: Mutex<Inbox>
     /// The wake pipe's read end (the write end is the inbox's).
     private let wakeReader: Int32
@@ -23,10 +24,18 @@ final class SentinelMonitor: Sendable {
         var wakeWriter: Int32
     }
 
-    init(sentinels: RedisSentinels, timeout: Duration, onMasterChange: @escaping @Sendable (RedisAddress?) -> Void) {
+    /// - Parameters:
+    ///   - onMasterChange: the master the sentinels named (for the log).
+    ///   - onSentinelFailure: a sentinel that could not be asked or followed, and why (for the log
+    ///     and the metric; the reason never holds the password).
+    init(
+        sentinels: RedisSentinels, timeout: Duration, onMasterChange: @escaping @Sendable (RedisAddress?) -> Void,
+        onSentinelFailure: @escaping @Sendable (RedisAddress, String) -> Void
+    ) {
         self.sentinels = sentinels
         self.timeout = timeout
         self.onMasterChange = onMasterChange
+        self.onSentinelFailure = onSentinelFailure
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -98,30 +107,43 @@ final class SentinelMonitor: Sendable {
 
     /// `SENTINEL get-master-addr-by-name`.
     private func ask(_ sentinel: RedisAddress) -> MasterDiscovery.Event {
-        guard let context = connect(sentinel) else { return .sentinelFailed }
+        let context: HiredisContext.Context
+        switch connect(sentinel) {
+        case .success(let connected): context = connected
+        case .failure(let reason): return failed(sentinel, "\(reason)")
+        }
         defer { redisFree(context) }
         let command = ["SENTINEL", "get-master-addr-by-name", sentinels.masterName].map { Array($0.utf8) }
         switch HiredisContext.command(context, command) {
         case .success(.array(let parts)) where parts.count == 2:
-            guard let host = parts[0].text, let port = parts[1].text.flatMap(Int.init) else { return .sentinelFailed }
+            guard let host = parts[0].text, let port = parts[1].text.flatMap(Int.init) else {
+                return failed(sentinel, "SENTINEL get-master-addr-by-name: an unreadable address")
+            }
             return .answered(RedisAddress(host: host, port: port))
-        case .success(.null): return .unknownMaster
-        case .success, .failure: return .sentinelFailed
+        case .success(.null):
+            onSentinelFailure(sentinel, "it does not know the master \(sentinels.masterName)")
+            return .unknownMaster
+        case .success(let reply): return failed(sentinel, "SENTINEL get-master-addr-by-name: unexpected reply \(reply)")
+        case .failure(let error): return failed(sentinel, "SENTINEL get-master-addr-by-name: \(error)")
         }
     }
 
     /// Subscribes to `+switch-master` and waits for an announcement about our master, a broken
     /// or silent connection (a `PING` unanswered for a ping interval), or a wake.
     private func follow(_ sentinel: RedisAddress) -> MasterDiscovery.Event? {
-        guard let context = connect(sentinel) else { return .sentinelFailed }
+        let context: HiredisContext.Context
+        switch connect(sentinel) {
+        case .success(let connected): context = connected
+        case .failure(let reason): return failed(sentinel, "\(reason)")
+        }
         defer { redisFree(context) }
-        guard case .success = HiredisContext.command(context, [Array("SUBSCRIBE".utf8), Array("+switch-master".utf8)]) else {
-            return .sentinelFailed
+        if case .failure(let error) = HiredisContext.command(context, [Array("SUBSCRIBE".utf8), Array("+switch-master".utf8)]) {
+            return failed(sentinel, "SUBSCRIBE +switch-master: \(error)")
         }
         var pinged = false
         while true {
             var raw: UnsafeMutableRawPointer?
-            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { return .sentinelFailed }
+            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { return failed(sentinel, "an unreadable reply") }
             if let raw {
                 defer { freeReplyObject(raw) }
                 let reply = raw.assumingMemoryBound(to: redisReply.self).pointee
@@ -138,13 +160,13 @@ final class SentinelMonitor: Sendable {
                     drainWake()
                     return nil
                 }
-                guard redisBufferRead(context) == REDIS_OK else { return .sentinelFailed }
+                guard redisBufferRead(context) == REDIS_OK else { return failed(sentinel, "\(HiredisContext.error(of: context))") }
                 pinged = false
             } else if ready == 0 {
-                guard !pinged, HiredisContext.ping(context) else { return .sentinelFailed }
+                guard !pinged, HiredisContext.ping(context) else { return failed(sentinel, "no answer to PING") }
                 pinged = true
             } else if errno != EINTR {
-                return .sentinelFailed
+                return failed(sentinel, "poll: errno \(errno)")
             }
         }
     }
@@ -156,15 +178,31 @@ final class SentinelMonitor: Sendable {
         return RedisAddress(host: words[3], port: port)
     }
 
-    /// A connection to `sentinel`, authenticated with the sentinels' password if any.
-    private func connect(_ sentinel: RedisAddress) -> HiredisContext.Context? {
-        guard case .success(let context) = HiredisContext.connect(sentinel, timeout: timeout) else { return nil }
-        if let password = sentinels.password,
-           case .failure = HiredisContext.command(context, [Array("AUTH".utf8), Array(password.utf8)]) {
-            redisFree(context)
-            return nil
+    /// Reports why `sentinel` failed; the event that says so.
+    private func failed(_ sentinel: RedisAddress, _ reason: String) -> MasterDiscovery.Event {
+        onSentinelFailure(sentinel, reason)
+        return .sentinelFailed
+    }
+
+    /// A connection to `sentinel`, authenticated with the sentinels' password if any; or why not.
+    private func connect(_ sentinel: RedisAddress) -> Result<HiredisContext.Context, SentinelFailure> {
+        let context: HiredisContext.Context
+        switch HiredisContext.connect(sentinel, timeout: timeout) {
+        case .success(let made): context = made
+        case .failure(let error): return .failure(SentinelFailure("connect: \(error)"))
         }
-        return context
+        if let password = sentinels.password,
+           case .failure(let error) = HiredisContext.command(context, [Array("AUTH".utf8), Array(password.utf8)]) {
+            redisFree(context)
+            return .failure(SentinelFailure("AUTH: \(error)"))  // the sentinel's answer never repeats the password
+        }
+        return .success(context)
+    }
+
+    /// Why a sentinel could not be used (its text goes to the log).
+    private struct SentinelFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// Waits `delay` or until woken; true when woken.

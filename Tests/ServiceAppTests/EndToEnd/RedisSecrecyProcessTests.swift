@@ -88,10 +88,17 @@ final class RedisSecrecyProcessTests: XCTestCase {
             }, "AUTH to the sentinels and to the master they named")
         }
         XCTAssertTrue(followed.contains("Redis master named by the sentinels"), followed)
-        // A wrong sentinel password: no sentinel names the master.
-        _ = try run(["REDIS_SENTINELS": sentinels, "REDIS_PASSWORD": "pw-env-7Qx9", "REDIS_SENTINEL_PASSWORD": "pw-wrong-8Kd1"]) { port in
+        // A wrong sentinel password: no sentinel names the master, and the log says why.
+        let refusedBySentinels = try run([
+            "REDIS_SENTINELS": sentinels, "REDIS_PASSWORD": "pw-env-7Qx9", "REDIS_SENTINEL_PASSWORD": "pw-wrong-8Kd1",
+        ]) { port in
             XCTAssertTrue(waitUntil(timeout: 10) { self.readyz(port).contains(#""redisMaster":"unknown""#) })
+            XCTAssertTrue(waitUntil(timeout: 10) {
+                (try? Cluster.get("/metrics", port: port).text.contains(#"redis_errors_total{kind="sentinel"}"#)) == true
+            })
         }
+        XCTAssertTrue(refusedBySentinels.contains("a Redis sentinel could not be asked"), refusedBySentinels)
+        XCTAssertTrue(refusedBySentinels.contains("WRONGPASS"), "the sentinel's reason: \(refusedBySentinels)")
         let refused = try start(["REDIS_SENTINELS": sentinels, "REDIS_URL": "redis://:pw-url-4Mz2@127.0.0.1:1"], arguments: [])
         XCTAssertEqual(refused.waitForExit(timeout: 20), 2, refused.output)
         seen.append(("refused configuration", refused.output))
