@@ -66,11 +66,6 @@ public final class RedisClient: Sendable {
             )
         }
 
-        /// Whether `url` carries a password of its own (`redis://:pw@host`, `redis://user:pw@host`).
-        public static func urlHasPassword(_ url: String) -> Bool {
-            URLComponents(string: url)?.password != nil
-        }
-
         /// The `AUTH` command a new connection sends first; nil without a password.
         var authentication: [String]? {
             guard let password else { return nil }
