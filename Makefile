@@ -1,8 +1,9 @@
 # The two entry points of the README: `make run` and `make test`. Each installs the system
 # packages a fresh machine lacks first.
 SYSTEM_PACKAGES := libcurl4-openssl-dev zlib1g-dev libhiredis-dev pkg-config
-# What the cluster tests start besides the replicas: Redis, nginx, and headless Chromium.
-CLUSTER_PACKAGES := redis-server nginx chromium
+# What the cluster tests start besides the replicas: Redis (and its sentinels), nginx, headless
+# Chromium, and the TLS tunnel to Redis (stunnel4, with a CA made by openssl).
+CLUSTER_PACKAGES := redis-server redis-sentinel nginx chromium stunnel4 openssl
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 CONFORMANCE_PORT ?= 9011
 
@@ -38,15 +39,16 @@ docs:
 	swift package generate-documentation --target StreamCore --warnings-as-errors
 
 unit-tests:
-	swift test $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.ClusterTests
+	swift test $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.Cluster
 
 # Two ServiceApp processes, redis-server and nginx (deploy/nginx/nginx.conf) on loopback ports,
 # FakeGithub upstream: one upstream request for a login typed on both replicas, quota and cache
-# shared, a replica killed while a headless Chromium page types, Redis restarted under load.
+# shared, a replica killed while a headless Chromium page types, Redis restarted under load; and
+# (ClusterFailoverTests) a Sentinel failover under a typing load, with its numbers.
 cluster-test: deps
 	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
 	@swift build --product ServiceApp
-	swift test $(SWIFT_TEST_FLAGS) --filter ServiceAppTests.ClusterTests
+	swift test $(SWIFT_TEST_FLAGS) --filter ServiceAppTests.Cluster
 
 check-warnings:
 	@swift build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error|Compiling|Build" | tail -3; \

@@ -17,7 +17,9 @@ public struct ServiceCommand: AsyncParsableCommand {
             read from the environment only and never logged. TRUSTED_PROXIES and \
             ALLOWED_ORIGINS (comma-separated) and DRAIN_GRACE_PERIOD_SECONDS are environment \
             variables too, besides their keys trustedProxies, allowedOrigins and \
-            drainGracePeriodSeconds in the file. Every other setting lives in the config \
+            drainGracePeriodSeconds in the file; so are REDIS_PASSWORD and \
+            REDIS_SENTINEL_PASSWORD (redis.password, redis.sentinelPassword), never logged. \
+            Every other setting lives in the config \
             file only (see config/service.json for the keys and their defaults, \
             docs/configuration.md for their ranges).
 

@@ -15,6 +15,11 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case redisPoolSize = "redis.poolSize"
     case redisTimeoutMs = "redis.timeoutMs"
     case redisFlightWaitMs = "redis.flightWaitMs"
+    case redisPassword = "redis.password"
+    case redisSentinelPassword = "redis.sentinelPassword"
+    case redisSentinels = "redis.sentinels"
+    case redisMasterName = "redis.masterName"
+    case redisPingIntervalMs = "redis.pingIntervalMs"
     case limitsSessionsPerClient = "limits.sessionsPerClient"
     case limitsLookupsPerClientPerMinute = "limits.lookupsPerClientPerMinute"
     case limitsMaxTrackedClients = "limits.maxTrackedClients"
@@ -72,12 +77,16 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .trustedProxies: "TRUSTED_PROXIES"
         case .allowedOrigins: "ALLOWED_ORIGINS"
         case .redisUrl: "REDIS_URL"
+        case .redisPassword: "REDIS_PASSWORD"
+        case .redisSentinelPassword: "REDIS_SENTINEL_PASSWORD"
+        case .redisSentinels: "REDIS_SENTINELS"
+        case .redisMasterName: "REDIS_MASTER_NAME"
         case .drainGracePeriodSeconds: "DRAIN_GRACE_PERIOD_SECONDS"
         default: nil
         }
     }
 
-    /// Whether a value may hold a secret (the Redis URL's password): an error about it does not
-    /// repeat the value.
-    var isSecret: Bool { self == .redisUrl }
+    /// Whether a value may hold a secret (the Redis URL's password, the Redis and Sentinel
+    /// passwords): an error about it does not repeat the value, and the providers mark it secret.
+    var isSecret: Bool { [.redisUrl, .redisPassword, .redisSentinelPassword].contains(self) }
 }

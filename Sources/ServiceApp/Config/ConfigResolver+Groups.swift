@@ -89,22 +89,65 @@ extension ConfigResolver {
             maxTrackedClients: try reader.integer(.limitsMaxTrackedClients, default: defaults.maxTrackedClients, in: 100...10_000_000))
     }
 
-    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`), its pool and timeout, and
-    /// how long a lookup waits for another replica's request.
+    /// The `"redis"` group: `redis.url` (`--redis-url`, `REDIS_URL`) or `redis.sentinels` and
+    /// `redis.masterName` (`REDIS_SENTINELS`, `REDIS_MASTER_NAME`), the passwords
+    /// (`redis.password`/`REDIS_PASSWORD`, `redis.sentinelPassword`/`REDIS_SENTINEL_PASSWORD`), the
+    /// pool and timeout, and how long a lookup waits for another replica's request. A password
+    /// both in the URL and in `redis.password` is an error (which one counts would be a guess);
+    /// no message repeats a password.
     static func redisSettings(_ reader: SettingReader) throws(ConfigError) -> ServiceConfig.RedisSettings {
         let poolSize = try reader.integer(.redisPoolSize, default: 4, in: 1...256)
         let timeout = try reader.integer(.redisTimeoutMs, default: 250, in: 1...60_000)
         let flightWait = try reader.integer(.redisFlightWaitMs, default: 5_000, in: 1...120_000)
+        let pingInterval = Duration.milliseconds(try reader.integer(.redisPingIntervalMs, default: 5_000, in: 100...600_000))
+        let password = try secret(.redisPassword, reader)
+        let sentinelPassword = try secret(.redisSentinelPassword, reader)
         // Value is optional (no URL, or "": no Redis); an unreadable URL is an error, not "none".
         let client = try reader.string(.redisUrl, default: RedisClient.Configuration?.none,
                                        reason: "must be redis://[[user]:password@]host[:port][/database], or empty for none") { text -> RedisClient.Configuration?? in
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
-            guard let configuration = RedisClient.Configuration(url: text, poolSize: poolSize, timeout: .milliseconds(timeout)) else {
+            guard let configuration = RedisClient.Configuration(
+                url: text, password: password, poolSize: poolSize, timeout: .milliseconds(timeout)) else {
                 return nil
             }
             return .some(configuration)
         }
-        return ServiceConfig.RedisSettings(client: client, flightWait: .milliseconds(flightWait))
+        if password != nil, let client, client.password != password, let source = reader.source(of: .redisPassword) {
+            throw .invalidValue(
+                value: "(not shown: it is a password)", source: source,
+                reason: "redis.url has a password of its own; give the password in one place only")
+        }
+        let sentinels = try reader.list(
+            .redisSentinels, default: [RedisAddress](), reason: "must be a list of host:port (sentinel-0:26379,sentinel-1:26379)",
+            RedisAddress.init)
+        let masterName = try reader.string(.redisMasterName, default: "mymaster", reason: "must be a name without spaces") { name in
+            name.isEmpty || name.contains(" ") ? nil : name
+        }
+        var settings = ServiceConfig.RedisSettings(
+            client: client, flightWait: .milliseconds(flightWait), sentinelPassword: sentinelPassword)
+        settings.client?.pingInterval = pingInterval
+        if !sentinels.isEmpty {
+            // The master's address comes from the sentinels: a URL as well would be a second answer.
+            if client != nil, let source = reader.source(of: .redisUrl) {
+                throw .invalidValue(
+                    value: "(not shown: it may hold a password)", source: source,
+                    reason: "redis.sentinels is set, and the master's address comes from the sentinels; give redis.url or redis.sentinels (with redis.password), not both")
+            }
+            var configuration = RedisClient.Configuration(
+                host: "", port: 0, password: password, poolSize: poolSize, timeout: .milliseconds(timeout))
+            configuration.pingInterval = pingInterval
+            configuration.sentinels = RedisSentinels(
+                addresses: sentinels, masterName: masterName, password: sentinelPassword, pingInterval: pingInterval)
+            settings.client = configuration
+        }
+        return settings
+    }
+
+    /// A password setting: nil when absent or empty; any other text as given.
+    private static func secret(_ key: ConfigKey, _ reader: SettingReader) throws(ConfigError) -> String? {
+        try reader.string(key, default: String?.none, reason: "must be text") { text -> String?? in
+            .some(text.isEmpty ? nil : text)
+        }
     }
 
     /// The `"cache"` group.

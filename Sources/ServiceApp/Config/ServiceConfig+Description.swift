@@ -2,7 +2,8 @@ import Logging
 
 extension ServiceConfig: CustomStringConvertible {
     /// Every setting as flat logger metadata, keyed as in the config file (`http.maxHeaderBytes`).
-    /// The token appears only as `token: set|unset`.
+    /// The token appears only as `token: set|unset`, the sentinels' password as
+    /// `redis.sentinelPassword: set|unset`, a Redis password as `***` in `redis.url`.
     var logMetadata: Logger.Metadata {
         let seconds: (Duration) -> Logger.MetadataValue = { "\(Self.number($0.timeInterval))" }
         let milliseconds: (Duration) -> Logger.MetadataValue = { "\($0.wholeMilliseconds)" }
@@ -49,6 +50,10 @@ extension ServiceConfig: CustomStringConvertible {
             "limits.lookupsPerClientPerMinute": "\(fairUse.lookupsPerClientPerMinute)",
             "limits.maxTrackedClients": "\(fairUse.maxTrackedClients)",
             "redis.url": "\(redis.client.map(\.description) ?? "none")",
+            "redis.sentinelPassword": redis.sentinelPassword == nil ? "unset" : "set",
+            "redis.sentinels": "\(redis.client?.sentinels?.addresses.map(\.description).joined(separator: ",") ?? "")",
+            "redis.masterName": "\(redis.client?.sentinels?.masterName ?? "")",
+            "redis.pingIntervalMs": "\(redis.client.map { $0.pingInterval.wholeMilliseconds } ?? 5_000)",
         ]
     }
 

@@ -88,6 +88,14 @@ struct SettingReader: Sendable {
         }
     }
 
+    /// Where `key`'s winning value comes from (the first layer that has one); nil when no layer
+    /// gives it.
+    func source(of key: ConfigKey) -> ConfigSource? {
+        layers.first { layer in
+            (try? layer.snapshot.value(forKey: key.absoluteKey, type: .string).value) != nil
+        }?.source(of: key)
+    }
+
     /// A string accepted by `convert`, which explains a rejection with `reason`.
     func string<Value>(
         _ key: ConfigKey, default defaultValue: Value, reason: String, _ convert: (String) -> Value?

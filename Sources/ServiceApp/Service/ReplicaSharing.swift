@@ -17,9 +17,18 @@ final class ReplicaSharing: Sendable {
 
     init(settings: ServiceConfig.RedisSettings, configuration: RedisClient.Configuration, logger: Logger) {
         let commands = Counter(label: "redis_commands_total")
+        let failures = RedisFailureReport(logger: logger)
         client = RedisClient(
             configuration: configuration, onCommand: { commands.increment() },
-            onFailure: RedisFailureReport(logger: logger).report
+            onFailure: failures.report,
+            onMasterChange: { master in
+                if let master {
+                    logger.notice("Redis master named by the sentinels", metadata: ["master": "\(master)"])
+                } else {
+                    logger.warning("no Redis master known: carrying on with this replica's own state")
+                }
+            },
+            onSentinelFailure: failures.reportSentinel
         )
         cache = RedisResponseStore(client: client)
         rateLimits = RedisRateLimitStore(client: client)
@@ -33,10 +42,18 @@ final class ReplicaSharing: Sendable {
     /// hears other replicas' landings.
     var availability: String { client.isAvailable && flights.isSubscribed ? "available" : "unavailable" }
 
+    /// With sentinels, whether they named a master: `known`, or `unknown` (degraded: this
+    /// replica's own state serves); nil without sentinels.
+    var masterStatus: String? {
+        guard client.configuration.sentinels != nil else { return nil }
+        return client.master == nil ? "unknown" : "known"
+    }
+
     /// Stops listening for other replicas' landings and renewing this replica's liveness (at
     /// shutdown, once its sessions are closed).
     func stop() {
         flights.stop()
         sessions.stop()
+        client.stopFollowingMaster()
     }
 }

@@ -156,11 +156,15 @@ final class Service: Sendable {
         router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
         router.get("/healthz", static: JSONResponse.make(.ok, ["status": "ok"]))
         // With Redis configured, the body says whether it is reachable; unreachable is still
-        // ready (the replica carries on with its own state), never an outage.
+        // ready (the replica carries on with its own state), never an outage. With sentinels,
+        // also whether they named a master ("known"/"unknown").
         router.get("/readyz", immediate: { _ in
             let ready = readiness.phase == .serving
             var body = ["status": ready ? "ready" : "draining"]
-            if let sharing { body["redis"] = sharing.availability }
+            if let sharing {
+                body["redis"] = sharing.availability
+                if let master = sharing.masterStatus { body["redisMaster"] = master }
+            }
             return JSONResponse.make(ready ? .ok : .serviceUnavailable, body)
         })
         router.get("/metrics", immediate: { _ in

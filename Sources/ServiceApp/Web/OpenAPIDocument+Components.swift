@@ -44,7 +44,9 @@ extension OpenAPIDocument {
                 "properties": {
                   "status": { "type": "string", "example": "ok" },
                   "redis": { "type": "string", "enum": ["available", "unavailable"],
-                             "description": "/readyz with redis.url set: whether Redis is reachable (unreachable is still ready)" }
+                             "description": "/readyz with redis.url set: whether Redis is reachable (unreachable is still ready)" },
+                  "redisMaster": { "type": "string", "enum": ["known", "unknown"],
+                                   "description": "/readyz with redis.sentinels set: whether the sentinels named a master (unknown is still ready)" }
                 }
               }
             }

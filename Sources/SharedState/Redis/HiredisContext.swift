@@ -11,8 +11,13 @@ enum HiredisContext {
     /// command; the handshake (`AUTH`, `SELECT`) is `authenticate(_:_:)`'s, so a caller can
     /// first make the new socket reachable to a `stop()` on another thread.
     static func connect(_ configuration: RedisClient.Configuration) -> Result<Context, RedisError> {
-        let timeout = timeval(configuration.timeout)
-        guard let made = redisConnectWithTimeout(configuration.host, Int32(configuration.port), timeout) else {
+        connect(RedisAddress(host: configuration.host, port: configuration.port), timeout: configuration.timeout)
+    }
+
+    /// Connects to `address` within `timeout`, with that timeout set for every command.
+    static func connect(_ address: RedisAddress, timeout duration: Duration) -> Result<Context, RedisError> {
+        let timeout = timeval(duration)
+        guard let made = redisConnectWithTimeout(address.host, Int32(address.port), timeout) else {
             return .failure(.connection("cannot allocate a connection"))
         }
         if made.pointee.err != 0 {
@@ -51,6 +56,28 @@ enum HiredisContext {
         let reply = raw.assumingMemoryBound(to: redisReply.self).pointee
         if reply.type == REDIS_REPLY_ERROR { return .failure(.server(text(reply))) }
         return .success(copy(reply))
+    }
+
+    /// Sends `PING` without waiting for its answer (allowed on a subscribed connection, where
+    /// the answer is not a message); false when the connection is broken.
+    static func ping(_ context: Context) -> Bool {
+        let command = "*1\r\n$4\r\nPING\r\n"
+        guard redisAppendFormattedCommand(context, command, command.utf8.count) == REDIS_OK else { return false }
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { return false }
+        }
+        return true
+    }
+
+    /// The payload of a `["message", channel, payload]` push; nil for anything else.
+    static func messagePayload(_ reply: redisReply) -> [UInt8]? {
+        guard reply.type == REDIS_REPLY_ARRAY, reply.elements == 3, let elements = reply.element,
+              let kind = elements[0]?.pointee, kind.type == REDIS_REPLY_STRING, let kindText = kind.str,
+              String(decoding: UnsafeRawBufferPointer(start: kindText, count: kind.len), as: UTF8.self) == "message",
+              let payload = elements[2]?.pointee, payload.type == REDIS_REPLY_STRING, let bytes = payload.str
+        else { return nil }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: payload.len))
     }
 
     /// The error hiredis recorded on `context`.

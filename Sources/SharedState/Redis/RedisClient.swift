@@ -15,7 +15,7 @@ import Synchronization
 /// event loop; the blocking API keeps timeouts and reconnection in one small type.
 public final class RedisClient: Sendable {
     /// Where Redis is and how to talk to it.
-    public struct Configuration: Sendable, Equatable, CustomStringConvertible {
+    public struct Configuration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         public var host: String
         public var port: Int
         public var database: Int
@@ -27,6 +27,11 @@ public final class RedisClient: Sendable {
         public var poolSize: Int
         /// Connect and command timeout.
         public var timeout: Duration
+        /// With sentinels, the master is the one they name (`host` and `port` are not used).
+        public var sentinels: RedisSentinels?
+        /// How long a subscribed connection (other replicas' landings) may be quiet before a
+        /// `PING` checks it; unanswered as long again, it is made anew.
+        public var pingInterval: Duration = .seconds(5)
 
         public init(
             host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,
@@ -44,16 +49,20 @@ public final class RedisClient: Sendable {
         /// `redis://[[username]:password@]host[:port][/database]` (user and password
         /// percent-encoded); nil for anything else, such as a user without a password (TLS,
         /// `rediss://`, and Unix sockets are not supported).
-        public init?(url: String, poolSize: Int = 4, timeout: Duration = .milliseconds(250)) {
+        ///
+        /// - Parameter password: the password when it is not in the URL (`REDIS_PASSWORD`); with
+        ///   one in the URL as well, the URL's is used (the service refuses the pair before).
+        public init?(url: String, password: String? = nil, poolSize: Int = 4, timeout: Duration = .milliseconds(250)) {
             guard let components = URLComponents(string: url), components.scheme == "redis",
                   let host = components.host, !host.isEmpty else { return nil }
             let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             guard path.isEmpty || Int(path) != nil else { return nil }
             let username = components.user.flatMap { $0.isEmpty ? nil : $0 }
-            guard username == nil || components.password != nil else { return nil }
+            let password = components.password ?? password
+            guard username == nil || password != nil else { return nil }
             self.init(
                 host: host, port: components.port ?? 6379, database: Int(path) ?? 0, username: username,
-                password: components.password, poolSize: poolSize, timeout: timeout
+                password: password, poolSize: poolSize, timeout: timeout
             )
         }
 
@@ -63,14 +72,28 @@ public final class RedisClient: Sendable {
             return ["AUTH"] + (username.map { [$0] } ?? []) + [password]
         }
 
-        /// `redis://host:port/database`, with the user and `***` for a password.
+        /// `redis://host:port/database`, with the user and `***` for a password; with sentinels,
+        /// `redis://:***@<master of sentinels a:1,b:2 master mymaster>/0`.
         public var description: String {
             let credentials = password == nil ? "" : "\(username ?? ""):***@"
-            return "redis://\(credentials)\(host):\(port)/\(database)"
+            let server = sentinels.map { "<master of \($0)>" } ?? "\(host):\(port)"
+            return "redis://\(credentials)\(server)/\(database)"
+        }
+
+        /// The same as `description`: the password is never shown.
+        public var debugDescription: String { "RedisClient.Configuration(\(description))" }
+
+        /// The description only, so `dump` and reflection never reach the password.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["url": description, "poolSize": poolSize, "timeout": timeout], displayStyle: .struct)
         }
     }
 
     public let configuration: Configuration
+    /// Where the connections go: the configured address, or the master the sentinels name.
+    let endpoint: RedisEndpoint
+    /// Asks the sentinels for the master and follows failovers (with sentinels only).
+    private let monitor: SentinelMonitor?
     private let slots: [Slot]
     /// The next slot to take a command without affinity, in turn.
     private let next = Atomic<UInt>(0)
@@ -82,17 +105,41 @@ public final class RedisClient: Sendable {
     /// - Parameters:
     ///   - onCommand: called once per command sent (a round trip), for metrics.
     ///   - onFailure: called with every failure (for the "Redis unavailable" log and metric).
+    ///   - onMasterChange: called with the new master when the sentinels name another (for the log).
+    ///   - onSentinelFailure: called with a sentinel that could not be asked or followed, and why.
     public init(
         configuration: Configuration, onCommand: @escaping @Sendable () -> Void = {},
-        onFailure: @escaping @Sendable (RedisError) -> Void = { _ in }
+        onFailure: @escaping @Sendable (RedisError) -> Void = { _ in },
+        onMasterChange: @escaping @Sendable (RedisAddress?) -> Void = { _ in },
+        onSentinelFailure: @escaping @Sendable (RedisAddress, String) -> Void = { _, _ in }
     ) {
         self.configuration = configuration
         self.onCommand = onCommand
         self.onFailure = onFailure
+        if let sentinels = configuration.sentinels {
+            let monitor = SentinelMonitor(
+                sentinels: sentinels, timeout: configuration.timeout, onMasterChange: onMasterChange,
+                onSentinelFailure: onSentinelFailure)
+            endpoint = monitor.endpoint
+            self.monitor = monitor
+        } else {
+            endpoint = RedisEndpoint(RedisAddress(host: configuration.host, port: configuration.port))
+            monitor = nil
+        }
+        let endpoint = endpoint
         slots = (0..<configuration.poolSize).map { index in
-            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(configuration: configuration))
+            Slot(queue: DispatchQueue(label: "redis.\(index)"), connection: RedisConnection(configuration: configuration, endpoint: endpoint))
         }
     }
+
+    deinit { monitor?.stop() }
+
+    /// The master's address now: the configured one, or the one the sentinels named; nil while
+    /// the sentinels have named none.
+    public var master: RedisAddress? { endpoint.target.address }
+
+    /// Stops asking the sentinels (at shutdown; nothing without sentinels).
+    public func stopFollowingMaster() { monitor?.stop() }
 
     /// Runs `arguments` as one command; `completion` runs on the connection's queue.
     public func run(
@@ -127,13 +174,15 @@ public final class RedisClient: Sendable {
 
     /// Whether the last command reached Redis (true until one did not; an error reply still
     /// counts as reached). For `/readyz`.
-    public var isAvailable: Bool { reachable.load(ordering: .relaxed) }
+    public var isAvailable: Bool { master != nil && reachable.load(ordering: .relaxed) }
 
     /// Records whether `result` reached Redis, and reports a failure.
     private func noted(_ result: Result<RedisReply, RedisError>) -> Result<RedisReply, RedisError> {
         switch result {
         case .success, .failure(.server): reachable.store(true, ordering: .relaxed)
-        case .failure(.connection), .failure(.timeout): reachable.store(false, ordering: .relaxed)
+        case .failure(.connection), .failure(.timeout):
+            // Once per outage, the sentinels are asked again: the master may have moved.
+            if reachable.exchange(false, ordering: .relaxed) { endpoint.connectionFailed() }
         }
         if case .failure(let error) = result { onFailure(error) }
         return result

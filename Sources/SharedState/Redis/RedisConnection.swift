@@ -9,11 +9,18 @@ import Foundation
 final class RedisConnection {
     /// Where to connect, `AUTH` and `SELECT` for every new connection, and the timeout.
     private let configuration: RedisClient.Configuration
+    /// Where Redis is now (the sentinels' master may change).
+    private let endpoint: RedisEndpoint
     private var context: HiredisContext.Context?
+    /// The endpoint's generation `context` was made for.
+    private var generation: UInt64 = 0
     private var backoff = ReconnectBackoff()
     private var nextAttempt = ContinuousClock.now
 
-    init(configuration: RedisClient.Configuration) { self.configuration = configuration }
+    init(configuration: RedisClient.Configuration, endpoint: RedisEndpoint) {
+        self.configuration = configuration
+        self.endpoint = endpoint
+    }
 
     deinit { if let context { redisFree(context) } }
 
@@ -44,9 +51,18 @@ final class RedisConnection {
     // MARK: Connecting
 
     private func connect() -> Result<HiredisContext.Context, RedisError> {
+        let target = endpoint.target
+        if target.generation != generation {
+            // Another master: drop the connection to the old one, and try the new one at once.
+            drop()
+            generation = target.generation
+            backoff.succeeded()
+            nextAttempt = .now
+        }
         if let context { return .success(context) }
+        guard let address = target.address else { return .failure(.connection("no master known (asking the sentinels)")) }
         guard ContinuousClock.now >= nextAttempt else { return .failure(.connection("reconnecting after a failure (back-off)")) }
-        switch HiredisContext.connect(configuration) {
+        switch HiredisContext.connect(address, timeout: configuration.timeout) {
         case .failure(let error):
             backOff()
             return .failure(error)

@@ -14,11 +14,32 @@ public final class RedisSubscriber: Sendable {
 
     /// - Parameter pingInterval: how long the connection may be quiet before a `PING` checks it
     ///   (and, unanswered as long again, it is made anew).
-    public init(
+    public convenience init(
         configuration: RedisClient.Configuration, channel: String, pingInterval: Duration = .seconds(5),
         onMessage: @escaping @Sendable ([UInt8]) -> Void
     ) {
-        state = SubscriberState(configuration: configuration, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
+        let endpoint = RedisEndpoint(RedisAddress(host: configuration.host, port: configuration.port))
+        self.init(configuration: configuration, endpoint: endpoint, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
+    }
+
+    /// A subscriber on `client`'s Redis: with sentinels, on the master they name now, and on the
+    /// new one after a failover (the connection to the old one is dropped at the switch). The ping
+    /// interval is the client's unless given.
+    public convenience init(
+        client: RedisClient, channel: String, pingInterval: Duration? = nil, onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        self.init(
+            configuration: client.configuration, endpoint: client.endpoint, channel: channel,
+            pingInterval: pingInterval ?? client.configuration.pingInterval, onMessage: onMessage)
+    }
+
+    private init(
+        configuration: RedisClient.Configuration, endpoint: RedisEndpoint, channel: String, pingInterval: Duration,
+        onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        state = SubscriberState(
+            configuration: configuration, endpoint: endpoint, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
+        endpoint.observe { [weak state] in state?.reconnect() }
         let thread = Thread { [state] in state.run() }
         thread.name = "redis.subscriber"
         thread.start()
@@ -44,15 +65,17 @@ private final class SubscriberState: @unchecked Sendable {
     private var stopped = false
     private let wake = DispatchSemaphore(value: 0)
     private let configuration: RedisClient.Configuration
+    private let endpoint: RedisEndpoint
     private let channel: String
     private let pingInterval: Duration
     private let onMessage: @Sendable ([UInt8]) -> Void
 
     init(
-        configuration: RedisClient.Configuration, channel: String, pingInterval: Duration,
+        configuration: RedisClient.Configuration, endpoint: RedisEndpoint, channel: String, pingInterval: Duration,
         onMessage: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.configuration = configuration
+        self.endpoint = endpoint
         self.channel = channel
         self.pingInterval = max(.milliseconds(100), pingInterval)
         self.onMessage = onMessage
@@ -63,6 +86,14 @@ private final class SubscriberState: @unchecked Sendable {
     func stop() {
         lock.withLock {
             stopped = true
+            if let context { _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR)) }
+        }
+        wake.signal()
+    }
+
+    /// The master changed: the connection to the old one is shut down, and the next is made at once.
+    func reconnect() {
+        lock.withLock {
             if let context { _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR)) }
         }
         wake.signal()
@@ -80,7 +111,8 @@ private final class SubscriberState: @unchecked Sendable {
     /// One connection's life: connect, subscribe, read messages until it breaks. Returns whether
     /// the subscription was made.
     private func subscribeAndRead() -> Bool {
-        guard case .success(let made) = HiredisContext.connect(configuration) else { return false }
+        guard let address = endpoint.target.address,
+              case .success(let made) = HiredisContext.connect(address, timeout: configuration.timeout) else { return false }
         // Reachable to `stop()` before the handshake, which may wait out the timeout.
         let admitted = lock.withLock { () -> Bool in
             guard !stopped else { return false }
@@ -112,7 +144,7 @@ private final class SubscriberState: @unchecked Sendable {
             guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { return }
             if let raw {
                 defer { freeReplyObject(raw) }
-                if let payload = Self.messagePayload(raw.assumingMemoryBound(to: redisReply.self).pointee) { onMessage(payload) }
+                if let payload = HiredisContext.messagePayload(raw.assumingMemoryBound(to: redisReply.self).pointee) { onMessage(payload) }
                 continue
             }
             var pending = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
@@ -121,32 +153,11 @@ private final class SubscriberState: @unchecked Sendable {
                 guard redisBufferRead(context) == REDIS_OK else { return }
                 pinged = false
             } else if ready == 0 {
-                guard !pinged, Self.ping(context) else { return }
+                guard !pinged, HiredisContext.ping(context) else { return }
                 pinged = true
             } else if errno != EINTR {
                 return
             }
         }
-    }
-
-    /// Sends `PING` (allowed on a subscribed connection; its answer is not a message).
-    private static func ping(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
-        let command = "*1\r\n$4\r\nPING\r\n"
-        guard redisAppendFormattedCommand(context, command, command.utf8.count) == REDIS_OK else { return false }
-        var done: Int32 = 0
-        while done == 0 {
-            guard redisBufferWrite(context, &done) == REDIS_OK else { return false }
-        }
-        return true
-    }
-
-    /// The payload of a `["message", channel, payload]` push; nil for anything else.
-    private static func messagePayload(_ reply: redisReply) -> [UInt8]? {
-        guard reply.type == REDIS_REPLY_ARRAY, reply.elements == 3, let elements = reply.element,
-              let kind = elements[0]?.pointee, kind.type == REDIS_REPLY_STRING, let kindText = kind.str,
-              String(decoding: UnsafeRawBufferPointer(start: kindText, count: kind.len), as: UTF8.self) == "message",
-              let payload = elements[2]?.pointee, payload.type == REDIS_REPLY_STRING, let bytes = payload.str
-        else { return nil }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: payload.len))
     }
 }

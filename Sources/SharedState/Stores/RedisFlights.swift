@@ -28,7 +28,7 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
         self.client = client
         self.prefix = prefix
         channel = prefix + "landed"
-        subscriber = RedisSubscriber(configuration: client.configuration, channel: channel) { [weak self] payload in
+        subscriber = RedisSubscriber(client: client, channel: channel) { [weak self] payload in
             self?.landed(String(decoding: payload, as: UTF8.self))
         }
     }

@@ -6,10 +6,15 @@ import XCTest
 
 /// Two `ServiceApp` processes (the built binary) sharing one `redis-server`, behind the real nginx
 /// with the deploy configuration, with the fake GitHub upstream — all on loopback, all the test's
-/// own. What `make cluster-test` runs.
+/// own. What `make cluster-test` runs. With `sentinels`, the Redis is a master, a replica and
+/// three sentinels (`RedisSentinelGroup`), and the replicas find the master through
+/// `REDIS_SENTINELS`.
 final class Cluster {
     let fake = FakeGithub()
+    /// The Redis (with sentinels: the first master).
     let redis: RedisServerProcess
+    /// The master, its replica and the sentinels, with `sentinels`.
+    let sentinelGroup: RedisSentinelGroup?
     private(set) var replicas: [Replica] = []
     private(set) var nginx: NginxProcess!
     private let directory: URL
@@ -19,11 +24,13 @@ final class Cluster {
         let process: ChildProcess
         let port: UInt16
 
-        init(binary: URL, arguments: [String], directory: URL) throws {
+        init(binary: URL, arguments: [String], variables: [String: String], directory: URL) throws {
             var environment = ProcessInfo.processInfo.environment
-            for name in ["HOST", "PORT", "GITHUB_API_URL", "THROTTLE_MS", "CONFIG_FILE", "REDIS_URL", "GITHUB_TOKEN"] {
+            for name in ["HOST", "PORT", "GITHUB_API_URL", "THROTTLE_MS", "CONFIG_FILE", "REDIS_URL", "GITHUB_TOKEN",
+                         "REDIS_PASSWORD", "REDIS_SENTINELS", "REDIS_MASTER_NAME", "REDIS_SENTINEL_PASSWORD"] {
                 environment[name] = nil
             }
+            environment.merge(variables) { _, new in new }
             process = try ChildProcess(binary, arguments, environment: environment, directory: directory)
             let text = process.waitForMatch(#"listening on http://127\.0\.0\.1:(\d+)"#, timeout: 20)
             guard let text, let port = UInt16(text) else {
@@ -46,10 +53,11 @@ final class Cluster {
         }
     }
 
-    init() throws {
+    init(sentinels: Bool = false) throws {
         let binary = try ChildProcess.requiredProduct("ServiceApp")
         _ = try NginxProcess.requireNginx()
-        redis = try RedisServerProcess()
+        sentinelGroup = sentinels ? try RedisSentinelGroup() : nil
+        redis = try sentinelGroup?.master ?? RedisServerProcess()
         let fakeURL = try fake.start()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -60,9 +68,12 @@ final class Cluster {
             .write(to: configFile)
         let arguments = [
             "--port", "0", "--host", "127.0.0.1", "--github-api-url", fakeURL.absoluteString, "--throttle-ms", "50",
-            "--redis-url", "redis://127.0.0.1:\(redis.port)/0", "--config", configFile.path,
-        ]
-        for _ in 0..<2 { replicas.append(try Replica(binary: binary, arguments: arguments, directory: directory)) }
+            "--config", configFile.path,
+        ] + (sentinelGroup == nil ? ["--redis-url", "redis://127.0.0.1:\(redis.port)/0"] : [])
+        let variables = sentinelGroup.map { ["REDIS_SENTINELS": $0.sentinelAddresses.joined(separator: ",")] } ?? [:]
+        for _ in 0..<2 {
+            replicas.append(try Replica(binary: binary, arguments: arguments, variables: variables, directory: directory))
+        }
         nginx = try NginxProcess(replicaPorts: replicas.map(\.port))
     }
 
@@ -89,9 +100,15 @@ final class Cluster {
         }
     }
 
-    /// A client of the cluster's Redis, to look at what the replicas share.
+    /// A client of the cluster's Redis, to look at what the replicas share (with sentinels: of
+    /// the master they name now).
     func redisClient() -> RedisClient {
-        RedisClient(configuration: .init(port: Int(redis.port), poolSize: 1, timeout: .seconds(1)))
+        var configuration = RedisClient.Configuration(port: Int(redis.port), poolSize: 1, timeout: .seconds(1))
+        if let sentinelGroup {
+            configuration.sentinels = RedisSentinels(
+                addresses: sentinelGroup.sentinelAddresses.compactMap(RedisAddress.init), masterName: sentinelGroup.masterName)
+        }
+        return RedisClient(configuration: configuration)
     }
 }
 

@@ -32,7 +32,7 @@ final class ConfigLayerTests: XCTestCase {
             }
         }
         XCTAssertEqual(flagged, 5)
-        XCTAssertEqual(variables, 8)
+        XCTAssertEqual(variables, 12)
         XCTAssertEqual(ConfigLayer.environment(["CONFIG_FILE": "a.json"]).text("configFile"), "a.json")
         XCTAssertEqual(ConfigLayer.environment(["GITHUB_TOKEN": "t"]).text("githubToken"), "t")
     }

@@ -41,4 +41,94 @@ final class RedisConfigTests: XCTestCase {
             XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
         }
     }
+
+    func testREDIS_PASSWORDIsThePasswordWhenTheURLHasNone() throws {
+        let config = try FakeFiles.resolve(environment: ["REDIS_URL": "redis://cache:6380/2", "REDIS_PASSWORD": "s3cret"])
+        XCTAssertEqual(config.redis.client?.password, "s3cret")
+        XCTAssertEqual(config.redis.client?.username, nil)
+        let withUser = try FakeFiles.resolve(environment: ["REDIS_URL": "redis://alice@cache", "REDIS_PASSWORD": "s3cret"])
+        XCTAssertEqual(withUser.redis.client?.username, "alice", "a user in the URL, its password from REDIS_PASSWORD")
+        XCTAssertEqual(withUser.redis.client?.password, "s3cret")
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"url": "redis://cache", "password": "filepw"}}"#)
+        XCTAssertEqual(fromFile.redis.client?.password, "filepw")
+        XCTAssertNil(try FakeFiles.resolve(file: #"{"redis": {"url": "redis://cache", "password": ""}}"#).redis.client?.password)
+        for shown in ["\(config)", "\(config.logMetadata)", "\(String(reflecting: config))", "\(dumped(config))"] {
+            XCTAssertFalse(shown.contains("s3cret"), shown)
+        }
+        XCTAssertTrue("\(config.logMetadata)".contains("redis://:***@cache:6380/2"))
+    }
+
+    func testAPasswordInBothPlacesIsAnErrorThatShowsNeither() {
+        let environment = ["REDIS_URL": "redis://:inurl@cache", "REDIS_PASSWORD": "inenv"]
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: environment)) { error in
+            XCTAssertTrue("\(error)".contains("REDIS_PASSWORD"), "\(error)")
+            XCTAssertFalse("\(error)".contains("inurl") || "\(error)".contains("inenv"), "\(error)")
+        }
+        XCTAssertEqual(
+            try FakeFiles.resolve(environment: ["REDIS_URL": "redis://:same@cache", "REDIS_PASSWORD": "same"]).redis.client?.password,
+            "same", "the same password twice is no conflict")
+    }
+
+    func testTheSentinelPasswordIsReadAndShownOnlyAsSet() throws {
+        let config = try FakeFiles.resolve(environment: ["REDIS_SENTINEL_PASSWORD": "sentinel-s3cret"])
+        XCTAssertEqual(config.redis.sentinelPassword, "sentinel-s3cret")
+        XCTAssertFalse("\(config)\(config.logMetadata)\(dumped(config))".contains("sentinel-s3cret"))
+        XCTAssertTrue("\(config)".contains("redis.sentinelPassword=set"), "\(config)")
+        XCTAssertTrue("\(try FakeFiles.resolve())".contains("redis.sentinelPassword=unset"))
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"sentinelPassword": "f"}}"#)
+        XCTAssertEqual(fromFile.redis.sentinelPassword, "f")
+    }
+
+    func testSecretValuesAreMarkedSecretInEveryLayerAndNeverRepeatedInErrors() throws {
+        for key in [ConfigKey.redisUrl, .redisPassword, .redisSentinelPassword] {
+            XCTAssertTrue(key.isSecret, key.rawValue)
+        }
+        // A wrong type in the file: the message names the key, never the value.
+        for key in ["password", "sentinelPassword"] {
+            XCTAssertThrowsError(try FakeFiles.resolve(file: #"{"redis": {"\#(key)": ["pw-in-a-list"]}}"#)) { error in
+                XCTAssertTrue("\(error)".contains("redis.\(key)"), "\(error)")
+                XCTAssertFalse("\(error)".contains("pw-in-a-list"), "\(error)")
+            }
+        }
+    }
+
+    func testSentinelsAndTheMasterName() throws {
+        let config = try FakeFiles.resolve(environment: [
+            "REDIS_SENTINELS": "127.0.0.1:26379, sentinel-1:26380", "REDIS_MASTER_NAME": "cache", "REDIS_PASSWORD": "pw",
+            "REDIS_SENTINEL_PASSWORD": "spw",
+        ])
+        let client = try XCTUnwrap(config.redis.client)
+        XCTAssertEqual(client.password, "pw")
+        XCTAssertEqual(client.sentinels, RedisSentinels(
+            addresses: [RedisAddress(host: "127.0.0.1", port: 26_379), RedisAddress(host: "sentinel-1", port: 26_380)],
+            masterName: "cache", password: "spw"))
+        XCTAssertEqual("\(client)", "redis://:***@<master of sentinels 127.0.0.1:26379,sentinel-1:26380 master cache (sentinel password set)>/0")
+        XCTAssertFalse("\(config)\(dumped(config))".contains("spw"))
+        XCTAssertTrue("\(config)".contains("redis.sentinels=127.0.0.1:26379,sentinel-1:26380"), "\(config)")
+        let fromFile = try FakeFiles.resolve(file: #"{"redis": {"sentinels": ["s:26379"], "pingIntervalMs": 700}}"#)
+        XCTAssertEqual(fromFile.redis.client?.sentinels?.masterName, "mymaster", "the default name, as in Debian's sentinel.conf")
+        XCTAssertEqual(fromFile.redis.client?.sentinels?.pingInterval, .milliseconds(700))
+        XCTAssertEqual(fromFile.redis.client?.pingInterval, .milliseconds(700))
+        XCTAssertEqual(try FakeFiles.resolve(file: #"{"redis": {"url": "redis://h", "pingIntervalMs": 900}}"#).redis.client?.pingInterval,
+                       .milliseconds(900), "the landing subscriber's too")
+    }
+
+    func testSentinelsWithAURLOrUnreadableAreErrors() {
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_SENTINELS": "s:26379", "REDIS_URL": "redis://:pw@host"])) { error in
+            XCTAssertTrue("\(error)".contains("REDIS_URL") && "\(error)".contains("not both"), "\(error)")
+            XCTAssertFalse("\(error)".contains("pw@"), "\(error)")
+        }
+        for bad in ["s", "s:0", "s:x", ":26379"] {
+            XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_SENTINELS": bad]), bad) { error in
+                XCTAssertTrue("\(error)".contains("REDIS_SENTINELS"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try FakeFiles.resolve(environment: ["REDIS_SENTINELS": "s:1", "REDIS_MASTER_NAME": "a b"]))
+    }
+
+    private func dumped(_ value: some Any) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
+    }
 }

@@ -61,4 +61,88 @@ final class DeployManifestsTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(timeout: 30), 0, run.output)
         XCTAssertTrue(run.output.contains("compose ok"), run.output)
     }
+
+    /// The managed-Redis-over-TLS variants (issue #33): the Kubernetes Deployment with its stunnel
+    /// sidecar validates, its ConfigMap holds deploy/stunnel/redis-tls.conf word for word (the
+    /// file `RedisTLSTunnelTests` runs), and the compose file gives each replica a tunnel in its
+    /// network namespace.
+    func testTheRedisTLSVariantsRunTheTestedTunnelBesideEachReplica() throws {
+        let validate = try require("kubernetes-validate", install: "pip install kubernetes-validate")
+        let manifest = deploy.appendingPathComponent("kubernetes/redis-tls/serviceapp.yaml")
+        let run = try ChildProcess(validate, ["--strict", manifest.path])
+        XCTAssertEqual(run.waitForExit(timeout: 60), 0, run.output)
+        for kind in ["deployment/serviceapp", "configmap/serviceapp-stunnel", "service/serviceapp", "poddisruptionbudget/serviceapp"] {
+            XCTAssertTrue(run.output.contains("passed for resource \(kind)"), "\(kind) not validated:\n\(run.output)")
+        }
+        let python = try require("python3", install: "apt-get install python3 python3-yaml")
+        let script = """
+            import sys, yaml
+            docs = list(yaml.safe_load_all(open(sys.argv[1])))
+            conf = open(sys.argv[2]).read()
+            config_map = next(d for d in docs if d["kind"] == "ConfigMap")
+            assert config_map["data"]["redis-tls.conf"] == conf, "the ConfigMap differs from deploy/stunnel/redis-tls.conf"
+            pod = next(d for d in docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]
+            containers = {c["name"]: c for c in pod["containers"]}
+            env = {e["name"]: e for e in containers["serviceapp"]["env"]}
+            assert env["REDIS_URL"]["value"] == "redis://127.0.0.1:6379/0"
+            assert env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == "redis-tls"
+            assert "stunnel" in containers
+            compose = yaml.safe_load(open(sys.argv[3]))["services"]
+            for replica, tunnel in [("replica1", "tunnel1"), ("replica2", "tunnel2")]:
+                assert compose[replica]["environment"]["REDIS_URL"] == "redis://127.0.0.1:6379/0"
+                assert compose[tunnel]["network_mode"] == "service:" + replica
+                assert "./stunnel/redis-tls.conf:/etc/stunnel/redis-tls.conf:ro" in compose[tunnel]["volumes"]
+            assert "redis" not in compose, "no Redis of its own"
+            print("tls ok")
+            """
+        let check = try ChildProcess(python, [
+            "-c", script, manifest.path, deploy.appendingPathComponent("stunnel/redis-tls.conf").path,
+            deploy.appendingPathComponent("docker-compose.redis-tls.yml").path,
+        ])
+        XCTAssertEqual(check.waitForExit(timeout: 30), 0, check.output)
+        XCTAssertTrue(check.output.contains("tls ok"), check.output)
+    }
+
+    /// The Sentinel variants (issue #33): the Kubernetes StatefulSet of three redis + sentinel
+    /// pods validates and gives the replicas REDIS_SENTINELS through the ConfigMap serviceapp.yaml
+    /// reads; the compose file runs a master, a replica and three sentinels, the replicas pointed
+    /// at the sentinels and at no Redis URL.
+    func testTheSentinelVariantsPointTheReplicasAtThreeSentinels() throws {
+        let validate = try require("kubernetes-validate", install: "pip install kubernetes-validate")
+        let manifest = deploy.appendingPathComponent("kubernetes/sentinel/redis-sentinel.yaml")
+        let run = try ChildProcess(validate, ["--strict", manifest.path])
+        XCTAssertEqual(run.waitForExit(timeout: 60), 0, run.output)
+        for kind in ["statefulset/redis", "service/redis", "configmap/serviceapp", "configmap/redis-sentinel"] {
+            XCTAssertTrue(run.output.contains("passed for resource \(kind)"), "\(kind) not validated:\n\(run.output)")
+        }
+        let python = try require("python3", install: "apt-get install python3 python3-yaml")
+        let script = """
+            import sys, yaml
+            docs = list(yaml.safe_load_all(open(sys.argv[1])))
+            maps = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
+            sentinels = maps["serviceapp"]["data"]["redis-sentinels"].split(",")
+            assert len(sentinels) == 3 and all(s.endswith(":26379") for s in sentinels), sentinels
+            sts = next(d for d in docs if d["kind"] == "StatefulSet")
+            assert sts["spec"]["replicas"] == 3
+            assert {c["name"] for c in sts["spec"]["template"]["spec"]["containers"]} == {"redis", "sentinel"}
+            assert "sentinel monitor mymaster" in maps["redis-sentinel"]["data"]["sentinel.sh"]
+            app = next(d for d in yaml.safe_load_all(open(sys.argv[2])) if d["kind"] == "Deployment")
+            env = {e["name"]: e for e in app["spec"]["template"]["spec"]["containers"][0]["env"]}
+            assert env["REDIS_SENTINELS"]["valueFrom"]["configMapKeyRef"]["key"] == "redis-sentinels"
+            compose = yaml.safe_load(open(sys.argv[3]))["services"]
+            for replica in ["replica1", "replica2"]:
+                assert compose[replica]["environment"]["REDIS_SENTINELS"] == "sentinel1:26379,sentinel2:26379,sentinel3:26379"
+                assert "REDIS_URL" not in compose[replica]["environment"]
+            assert "--replicaof" in compose["redis-replica"]["command"]
+            for name in ["sentinel1", "sentinel2", "sentinel3"]:
+                assert "sentinel monitor mymaster redis-master 6379 2" in compose[name]["command"][0]
+            print("sentinel ok")
+            """
+        let check = try ChildProcess(python, [
+            "-c", script, manifest.path, deploy.appendingPathComponent("kubernetes/serviceapp.yaml").path,
+            deploy.appendingPathComponent("docker-compose.sentinel.yml").path,
+        ])
+        XCTAssertEqual(check.waitForExit(timeout: 30), 0, check.output)
+        XCTAssertTrue(check.output.contains("sentinel ok"), check.output)
+    }
 }

@@ -23,7 +23,7 @@ final class ExitStatusProcessTests: XCTestCase {
     private func run(_ arguments: [String]) throws -> (status: Int32?, output: String) {
         var environment = ProcessInfo.processInfo.environment
         for name in ["HOST", "PORT", "GITHUB_API_URL", "THROTTLE_MS", "TRUSTED_PROXIES", "ALLOWED_ORIGINS", "REDIS_URL",
-                     "CONFIG_FILE", "GITHUB_TOKEN"] {
+                     "REDIS_PASSWORD", "REDIS_SENTINEL_PASSWORD", "CONFIG_FILE", "GITHUB_TOKEN"] {
             environment[name] = nil
         }
         let child = try ChildProcess(
@@ -69,7 +69,8 @@ final class ExitStatusProcessTests: XCTestCase {
         let (status, output) = try run(["--help"])
         XCTAssertEqual(status, 0, output)
         for text in ["HOST", "PORT", "GITHUB_API_URL", "GITHUB_TOKEN", "THROTTLE_MS", "REDIS_URL", "CONFIG_FILE",
-                     "TRUSTED_PROXIES", "ALLOWED_ORIGINS", "DRAIN_GRACE_PERIOD_SECONDS", "Exit status: 0", "1 when", "2 for"] {
+                     "TRUSTED_PROXIES", "ALLOWED_ORIGINS", "DRAIN_GRACE_PERIOD_SECONDS", "REDIS_PASSWORD",
+                     "REDIS_SENTINEL_PASSWORD", "Exit status: 0", "1 when", "2 for"] {
             XCTAssertTrue(output.contains(text), "\(text) missing from --help:\n\(output)")
         }
     }

@@ -30,6 +30,14 @@ class TwoReplicaTestCase: EndToEndTestCase {
         _ configure: (inout ServiceConfig) -> Void = { _ in }
     ) throws -> (redis: RedisClient.Configuration, portB: UInt16) {
         let redis = RedisClient.Configuration(port: Int(try startRedis()))
+        return (redis, try startTwoReplicas(sharing: redis, configure))
+    }
+
+    /// Replicas A and B configured by `configure`, sharing through `redis` (a Redis or sentinels
+    /// the test started); returns B's port.
+    func startTwoReplicas(
+        sharing redis: RedisClient.Configuration, _ configure: (inout ServiceConfig) -> Void = { _ in }
+    ) throws -> UInt16 {
         let shared: (inout ServiceConfig) -> Void = { config in
             config.redis.client = redis
             configure(&config)
@@ -37,6 +45,6 @@ class TwoReplicaTestCase: EndToEndTestCase {
         try startService(configure: shared)
         let b = Service(config: config(configure: shared), logger: Self.logger)
         replicaB = b
-        return (redis, try b.start().port)
+        return try b.start().port
     }
 }
