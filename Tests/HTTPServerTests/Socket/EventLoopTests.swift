@@ -203,3 +203,47 @@ private final class TimedStub: TimedConnection, @unchecked Sendable {
         if passed == 1 { expectation?.fulfill() }
     }
 }
+
+/// The lifecycle of a real loop around stop.
+final class EventLoopStopTests: XCTestCase {
+    func testStopOnTheLoopEndsItAfterItsNextTurnAndAnotherStopperWaitsForThat() throws {
+        let loop = try EventLoop(label: "test.stop2")
+        loop.start()
+        let ran = DispatchSemaphore(value: 0)
+        loop.enqueue {
+            loop.stop()  // on the loop: returns at once
+            loop.enqueue { ran.signal() }
+        }
+        loop.stop()
+        XCTAssertEqual(ran.wait(timeout: .now()), .success, "what the last turn queued ran before stop returned")
+        XCTAssertTrue(loop.sync { loop.inLoop }, "a stopped loop runs tasks on the caller, as the loop")
+        XCTAssertFalse(loop.inLoop)
+    }
+
+    func testAStoppedLoopRunsTasksOneAtATimeAndNestedCallsAsOnTheLoop() throws {
+        let loop = try EventLoop(label: "test.stop3")
+        loop.start()
+        loop.stop()
+        let log = Log()
+        loop.enqueue {
+            loop.enqueue { log.append("queued") }
+            loop.execute { log.append("inline") }
+            log.append(loop.sync { "sync" })
+        }
+        XCTAssertEqual(log.entries, ["inline", "sync", "queued"])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for index in 0..<500 { loop.enqueue { log.append("\(index)") } }
+        }
+        XCTAssertEqual(log.entries.count, 2_003)
+    }
+
+    func testStoppingALoopThatNeverStartedRunsItsTasksOnTheCaller() throws {
+        let loop = try EventLoop(label: "test.stop4")
+        let log = Log()
+        loop.enqueue { log.append("early") }
+        loop.stop()
+        XCTAssertEqual(log.entries, ["early"])
+        loop.start()  // refused: stopped for good
+        XCTAssertEqual(loop.sync { 1 }, 1)
+    }
+}
