@@ -234,9 +234,16 @@ protocol IOHandler: AnyObject {
     func ready(_ event: IOEvent)
 }
 
-/// A connection whose loop checks a deadline for it.
+/// A connection its loop keeps: the loop checks its deadline, and a server's shutdown reaches
+/// it through the loop (`connections`) without knowing its type.
 protocol TimedConnection: AnyObject {
     /// When `deadlinePassed()` is called; nil for never.
     var deadline: Deadline? { get }
     func deadlinePassed()
+    /// Graceful shutdown began: finish what is in flight, then close.
+    func quiesce()
+    /// Closes at once (the drain deadline passed).
+    func close()
+    /// Bytes held in user space for the connection (diagnostics).
+    var bufferedBytes: Int { get }
 }

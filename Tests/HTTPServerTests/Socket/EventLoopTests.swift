@@ -198,6 +198,10 @@ private final class TimedStub: TimedConnection, @unchecked Sendable {
         self.expectation = expectation
     }
 
+    var bufferedBytes: Int { 0 }
+    func quiesce() {}
+    func close() {}
+
     func deadlinePassed() {
         passed += 1
         if passed == 1 { expectation?.fulfill() }
