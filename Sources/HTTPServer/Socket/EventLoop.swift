@@ -29,6 +29,10 @@ public final class EventLoop: @unchecked Sendable {
     private var nextToken: UInt64 = 0
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
     private var spareTasks: [@Sendable () -> Void] = []
+    /// The loop queued a task itself, or asked to stop, since its turn last took the tasks: it
+    /// must not block in `epoll_wait` (tasks from other threads wake it instead). With this the
+    /// turn takes the lock once, to take its tasks.
+    private var mustNotBlock = false
 
     /// The lifecycle and the queued tasks.
     private let state = Locked(EventLoopStateMachine())
@@ -58,6 +62,7 @@ public final class EventLoop: @unchecked Sendable {
     /// from the loop keep their order with calls other threads queued earlier.
     public func enqueue(_ body: @escaping @Sendable () -> Void) {
         let onLoop = inLoop
+        if onLoop { mustNotBlock = true }
         switch state.withLock({ $0.enqueue(body, onLoop: onLoop) }) {
         case .none: break
         case .wake: epoll.wake()
@@ -85,6 +90,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Starts the loop's thread (once: later calls, and calls after `stop`, do nothing).
     func start() {
         guard state.withLock({ $0.start() }) else { return }
+        mustNotBlock = true  // tasks queued before the start sent no wake-up (the thread sees this write)
         let thread = Thread { [self] in run() }
         thread.name = label  // the kernel keeps 15 bytes of a thread name (`top -H`, `ps -L`)
         thread.start()
@@ -95,6 +101,7 @@ public final class EventLoop: @unchecked Sendable {
     /// afterwards run at once on the caller's thread, one at a time.
     func stop() {
         let onLoop = inLoop
+        if onLoop { mustNotBlock = true }
         let waiter = DispatchSemaphore(value: 0)
         switch state.withLock({ $0.stop(onLoop: onLoop, waiter: waiter) }) {
         case .none:
@@ -195,9 +202,9 @@ public final class EventLoop: @unchecked Sendable {
         waiters.forEach { $0.signal() }
     }
 
-    /// 0 when tasks wait (or the loop is to end), else until the next sweep.
+    /// 0 when the loop queued tasks (or is to end), else until the next sweep.
     private func waitTimeout() -> Int32 {
-        if state.withLock({ $0.mustNotBlock }) { return 0 }
+        if mustNotBlock { return 0 }
         let now = DispatchTime.now().uptimeNanoseconds
         guard nextSweep > now else { return 0 }
         return Int32((nextSweep - now + 999_999) / 1_000_000)
@@ -208,6 +215,7 @@ public final class EventLoop: @unchecked Sendable {
     private func runTasks() -> Bool {
         var batch: [@Sendable () -> Void] = []
         swap(&batch, &spareTasks)
+        mustNotBlock = false
         let exit = state.withLock { $0.takeTasks(swappingWith: &batch) }
         for task in batch { task() }
         batch.removeAll(keepingCapacity: true)

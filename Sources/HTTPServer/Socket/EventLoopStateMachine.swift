@@ -47,7 +47,7 @@ struct EventLoopStateMachine {
     private(set) var state: State = .initial(tasks: [])
 
     /// Swapped in while a case's array is changed, so that the array is not copied.
-    private static let placeholder = State.stopped(tasks: [], draining: true)
+    private static var placeholder: State { .stopped(tasks: [], draining: true) }
 
     /// The thread starts; false when it must not (started or stopped already).
     mutating func start() -> Bool {
@@ -88,14 +88,6 @@ struct EventLoopStateMachine {
         }
     }
 
-    /// Whether the loop must not block in `epoll_wait`: tasks wait, or it is to end.
-    var mustNotBlock: Bool {
-        switch state {
-        case .initial(let tasks), .running(let tasks, _): !tasks.isEmpty
-        case .stopping, .stopped: true
-        }
-    }
-
     /// A turn takes the queued tasks (swapped with `batch`, an empty array whose capacity is
     /// reused) and clears the pending wake-up; returns whether the thread ends after running them.
     mutating func takeTasks(swappingWith batch: inout [Task]) -> Bool {
@@ -112,6 +104,14 @@ struct EventLoopStateMachine {
             return true
         case .initial, .stopped:
             return true  // not a running thread's call: nothing to take
+        }
+    }
+
+    /// Whether tasks wait (for tests and diagnostics: the loop itself learns of them from its
+    /// wake-up, or from its own `enqueue`, without taking the lock).
+    var hasQueuedTasks: Bool {
+        switch state {
+        case .initial(let tasks), .running(let tasks, _), .stopping(let tasks, _, _), .stopped(let tasks, _): !tasks.isEmpty
         }
     }
 

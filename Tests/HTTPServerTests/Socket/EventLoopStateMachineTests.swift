@@ -10,12 +10,12 @@ final class EventLoopStateMachineTests: XCTestCase {
     func testTasksQueuedBeforeStartWaitForTheThreadWithoutAWakeUp() {
         var machine = EventLoopStateMachine()
         XCTAssertEqual(machine.enqueue(task, onLoop: false), .none)
-        XCTAssertTrue(machine.mustNotBlock)
+        XCTAssertTrue(machine.hasQueuedTasks)
         XCTAssertTrue(machine.start())
         var batch: [EventLoopStateMachine.Task] = []
         XCTAssertFalse(machine.takeTasks(swappingWith: &batch))
         XCTAssertEqual(batch.count, 1)
-        XCTAssertFalse(machine.mustNotBlock)
+        XCTAssertFalse(machine.hasQueuedTasks)
     }
 
     func testStartingTwiceOrAfterStopIsRefused() {
@@ -38,11 +38,11 @@ final class EventLoopStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.enqueue(task, onLoop: false), .wake, "taking the tasks clears the pending wake-up")
     }
 
-    func testTasksQueuedOnTheLoopNeverWakeItButKeepItFromBlocking() {
+    func testTasksQueuedOnTheLoopNeverWakeIt() {
         var machine = running()
-        XCTAssertFalse(machine.mustNotBlock)
+        XCTAssertFalse(machine.hasQueuedTasks)
         XCTAssertEqual(machine.enqueue(task, onLoop: true), .none)
-        XCTAssertTrue(machine.mustNotBlock)
+        XCTAssertTrue(machine.hasQueuedTasks)
     }
 
     func testAStopFromAnotherThreadWakesTheLoopWhichRunsWhatWasQueuedThenEnds() {
@@ -50,7 +50,6 @@ final class EventLoopStateMachineTests: XCTestCase {
         _ = machine.enqueue(task, onLoop: true)
         let waiter = DispatchSemaphore(value: 0)
         guard case .wait(wake: true) = machine.stop(onLoop: false, waiter: waiter) else { return XCTFail() }
-        XCTAssertTrue(machine.mustNotBlock)
         XCTAssertEqual(machine.enqueue(task, onLoop: false), .none, "the stop's wake-up is on its way")
         var batch: [EventLoopStateMachine.Task] = []
         XCTAssertTrue(machine.takeTasks(swappingWith: &batch), "the turn after a stop is the last")
@@ -71,8 +70,7 @@ final class EventLoopStateMachineTests: XCTestCase {
     func testEveryStopperWaitsAndAStopOnTheLoopDoesNot() {
         var machine = running()
         guard case .none = machine.stop(onLoop: true, waiter: DispatchSemaphore(value: 0)) else { return XCTFail() }
-        XCTAssertTrue(machine.mustNotBlock, "the loop turns once more, then ends")
-        // No wake-up: the loop is not blocked (it asked to stop) and will not block again.
+        // No wake-up: the loop is not blocked (it asked to stop, and does not block again).
         guard case .wait(wake: false) = machine.stop(onLoop: false, waiter: DispatchSemaphore(value: 0)) else { return XCTFail() }
         guard case .wait(wake: false) = machine.stop(onLoop: false, waiter: DispatchSemaphore(value: 0)) else { return XCTFail() }
         guard case .none = machine.stop(onLoop: true, waiter: DispatchSemaphore(value: 0)) else { return XCTFail() }

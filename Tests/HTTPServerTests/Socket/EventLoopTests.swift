@@ -49,6 +49,18 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(log.entries, ["a", "a-inline", "b", "c", "a-queued", "last"])
     }
 
+    func testTasksTheLoopQueuesRunWithoutWaitingForTheSweep() throws {
+        let loop = try makeLoop(sweep: .seconds(3600))
+        let done = expectation(description: "a chain of 100 tasks, each queued by the one before")
+        @Sendable func chain(_ left: Int) {
+            if left == 0 { return done.fulfill() }
+            loop.enqueue { chain(left - 1) }
+        }
+        loop.enqueue { chain(100) }
+        // Were the loop to block in `epoll_wait` after a task queued one, it would wait an hour.
+        wait(for: [done], timeout: 30)
+    }
+
     func testManyThreadsEnqueueWithoutLosingATask() throws {
         let loop = try makeLoop()
         let counter = Log()
@@ -239,6 +251,15 @@ final class EventLoopStopTests: XCTestCase {
             for index in 0..<500 { loop.enqueue { log.append("\(index)") } }
         }
         XCTAssertEqual(log.entries.count, 2_003)
+    }
+
+    func testTasksQueuedBeforeTheStartRunWithoutWaitingForTheSweep() throws {
+        let loop = try EventLoop(label: "test.early", sweepInterval: .seconds(3600))
+        let ran = expectation(description: "the early task ran")
+        loop.enqueue { ran.fulfill() }
+        loop.start()
+        wait(for: [ran], timeout: 30)
+        loop.stop()
     }
 
     func testStoppingALoopThatNeverStartedRunsItsTasksOnTheCaller() throws {
