@@ -272,3 +272,18 @@ final class EventLoopStopTests: XCTestCase {
         XCTAssertEqual(loop.sync { 1 }, 1)
     }
 }
+
+final class EventLoopGroupTests: XCTestCase {
+    func testNextGoesRoundRobinFromManyThreads() throws {
+        let group = try EventLoopGroup(count: 3, label: "test.group")
+        defer { group.stop() }
+        let first = (0..<3).map { _ in ObjectIdentifier(group.next()) }
+        XCTAssertEqual(Set(first).count, 3)
+        XCTAssertEqual(ObjectIdentifier(group.next()), first[0])
+        let handedOut = Log()
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            for _ in 0..<300 { handedOut.append("\(ObjectIdentifier(group.next()).hashValue)") }
+        }
+        XCTAssertEqual(Dictionary(grouping: handedOut.entries) { $0 }.values.map(\.count), [300, 300, 300])
+    }
+}
