@@ -63,6 +63,13 @@ final class SocketConnector: IOHandler, TimedConnection, @unchecked Sendable {
         }
     }
 
+    /// A connect in progress has nothing to finish: it is abandoned (reporting nothing).
+    func quiesce() { cancel() }
+
+    func close() { cancel() }
+
+    var bufferedBytes: Int { 0 }
+
     func deadlinePassed() {
         guard case .connecting(let socket, _, let completion) = state else { return }
         finish()

@@ -88,9 +88,9 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         bodyWriter?.connectionDrainedOrClosed()
     }
 
-    /// Closes the connection if it is between requests (graceful shutdown), once the last
-    /// response has gone out.
-    func closeIfIdle(_ connection: Connection) {
+    /// Graceful shutdown: closes the connection if it is between requests, once the last
+    /// response has gone out; a request in flight is answered (`Connection: close`) first.
+    func connectionShouldQuiesce(_ connection: Connection) {
         if state.closeIfIdle() { connection.closeAfterFlush() }
     }
 

@@ -207,6 +207,11 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
     }
 
+    /// Graceful shutdown: the closing handshake with 1001 (going away).
+    func connectionShouldQuiesce(_ connection: Connection) {
+        close(code: .goingAway, reason: "server shutting down")
+    }
+
     func connectionDeadlinePassed(_ connection: Connection) {
         switch state.timerFired(readingPaused: inbound.isFull) {
         case .rearm(let timer):

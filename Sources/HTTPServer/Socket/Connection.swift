@@ -109,6 +109,13 @@ final class Connection: TimedConnection, IOHandler, @unchecked Sendable {
         onClose(self)
     }
 
+    /// Passes graceful shutdown on to the protocol layer (closes at once without one).
+    func quiesce() {
+        if let handler { handler.connectionShouldQuiesce(self) } else { close() }
+    }
+
+    var bufferedBytes: Int { pendingOutputCount + (handler?.queuedInboundBytes ?? 0) }
+
     func deadlinePassed() {
         deadline = nil
         handler?.connectionDeadlinePassed(self)

@@ -15,6 +15,12 @@ protocol ConnectionHandler: AnyObject {
     func connectionDeadlinePassed(_ connection: Connection)
     /// The connection is closed; called once.
     func connectionDidClose(_ connection: Connection)
+    /// Graceful shutdown began (the one event a server's shutdown sends each connection, like
+    /// SwiftNIO's `ChannelShouldQuiesceEvent`): finish what is in flight, then close. Called at
+    /// most once per shutdown. The default closes the connection at once.
+    func connectionShouldQuiesce(_ connection: Connection)
+    /// Bytes received and held for the application (diagnostics). The default is 0.
+    var queuedInboundBytes: Int { get }
 }
 
 extension ConnectionHandler {
@@ -22,4 +28,6 @@ extension ConnectionHandler {
     func connectionDidReachEndOfInput(_ connection: Connection) { connection.close() }
     func connectionPeerDidHangUp(_ connection: Connection) {}
     func connectionDeadlinePassed(_ connection: Connection) { connection.close() }
+    func connectionShouldQuiesce(_ connection: Connection) { connection.close() }
+    var queuedInboundBytes: Int { 0 }
 }

@@ -15,9 +15,9 @@ import Locking
 /// connection holds no buffer) and a deadline sweep that times connections out without a timer
 /// per connection.
 public final class EventLoop: @unchecked Sendable {
-    // Sendable: `tasks`, `wakePending`, `stopped` and `stopRequested` are guarded by `lock`;
-    // `afterStop` serialises the tasks run once the thread has gone (the lock hand-over orders
-    // them after everything the thread did); every other field is only touched on the thread.
+    // Sendable: the queued tasks and the lifecycle live in `state`, inside its lock; every other
+    // mutable field is only touched on the thread (or, once it has ended, by the one thread
+    // draining the tasks queued afterwards, which then counts as the loop: see `drainStopped`).
 
     /// Scratch space for socket reads; only used on the loop.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -28,16 +28,14 @@ public final class EventLoop: @unchecked Sendable {
     private var handlers: [UInt64: any IOHandler] = [:]
     private var nextToken: UInt64 = 0
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
-    private var running = true
     private var spareTasks: [@Sendable () -> Void] = []
+    /// The loop queued a task itself, or asked to stop, since its turn last took the tasks: it
+    /// must not block in `epoll_wait` (tasks from other threads wake it instead). With this the
+    /// turn takes the lock once, to take its tasks.
+    private var mustNotBlock = false
 
-    private let lock = Lock()
-    private var tasks: [@Sendable () -> Void] = []
-    private var wakePending = false
-    private var stopped = false
-    private var stopRequested = false
-    private let afterStop = NSRecursiveLock()
-    private let finished = DispatchSemaphore(value: 0)
+    /// The lifecycle and the queued tasks.
+    private let state = Locked(EventLoopStateMachine())
 
     init(label: String, readBufferSize: Int = 64 * 1024, sweepInterval: Duration = .milliseconds(250)) throws(SocketError) {
         epoll = try Epoll()
@@ -63,18 +61,17 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `body` on the loop after everything queued before it, never inline: calls made
     /// from the loop keep their order with calls other threads queued earlier.
     public func enqueue(_ body: @escaping @Sendable () -> Void) {
-        let wake: Bool
-        lock.lock()
-        if stopped {
-            lock.unlock()
-            afterStop.withLock(body)
-            return
+        let onLoop = inLoop
+        if onLoop { mustNotBlock = true }
+        switch state.withLock({ $0.enqueue(body, onLoop: onLoop) }) {
+        case .none: break
+        case .wake: epoll.wake()
+        case .runOnCaller:
+            asLoop {
+                body()
+                drainStopped()
+            }
         }
-        tasks.append(body)
-        wake = !wakePending && !inLoop
-        if wake { wakePending = true }
-        lock.unlock()
-        if wake { epoll.wake() }
     }
 
     /// Runs `body` on the loop and waits for its result; must not be called on the loop.
@@ -90,28 +87,50 @@ public final class EventLoop: @unchecked Sendable {
         return result!
     }
 
-    /// Starts the loop's thread.
+    /// Starts the loop's thread (once: later calls, and calls after `stop`, do nothing).
     func start() {
+        guard state.withLock({ $0.start() }) else { return }
+        mustNotBlock = true  // tasks queued before the start sent no wake-up (the thread sees this write)
         let thread = Thread { [self] in run() }
         thread.name = label  // the kernel keeps 15 bytes of a thread name (`top -H`, `ps -L`)
         thread.start()
     }
 
     /// Stops the loop once the tasks queued so far have run and waits for its thread to end
-    /// (called on the loop, it cannot wait: the loop ends after the current turn). Tasks queued
+    /// (called on the loop, it cannot wait: the loop ends after its next turn). Tasks queued
     /// afterwards run at once on the caller's thread, one at a time.
     func stop() {
-        if inLoop {
-            running = false
+        let onLoop = inLoop
+        if onLoop { mustNotBlock = true }
+        let waiter = DispatchSemaphore(value: 0)
+        switch state.withLock({ $0.stop(onLoop: onLoop, waiter: waiter) }) {
+        case .none:
             return
+        case .wait(let wake):
+            if wake { epoll.wake() }
+            waiter.wait()
+        case .drain(let queued):
+            asLoop {
+                queued.forEach { $0() }
+                drainStopped()
+            }
         }
-        let first = lock.withLock {
-            defer { stopRequested = true }
-            return !stopRequested
+    }
+
+    /// Runs the tasks queued on a stopped loop until none is left, as the loop: meanwhile
+    /// `inLoop` is true on this thread, so tasks that `execute` or `sync` run inline.
+    private func drainStopped() {
+        asLoop {
+            while let task = state.withLock({ $0.nextStoppedTask() }) { task() }
         }
-        if first { enqueue { [self] in running = false } }
-        finished.wait()
-        finished.signal()  // for every other caller waiting, now or later
+    }
+
+    /// Runs `body` with this thread marked as the loop's, then restores the mark it had.
+    private func asLoop(_ body: () -> Void) {
+        let previous = pthread_getspecific(EventLoop.currentKey)
+        pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        body()
+        pthread_setspecific(EventLoop.currentKey, previous)
     }
 
     // MARK: Registration (on the loop)
@@ -158,12 +177,12 @@ public final class EventLoop: @unchecked Sendable {
     private func run() {
         pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
         nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
-        while running {
+        while true {
             let ready = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
                 guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
                 handler.ready(event)
             }
-            runTasks()
+            if runTasks() { break }
             // After a busy turn, let other runnable threads on this core go first (a no-op when
             // there are none): the peer of a WebSocket on the same machine answers sooner, and
             // the loop finds more to do per `epoll_wait`. Without it WebSocket echo made 0.70×
@@ -176,38 +195,32 @@ public final class EventLoop: @unchecked Sendable {
                 nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
             }
         }
-        afterStop.withLock {
-            lock.lock()
-            stopped = true
-            let remaining = tasks
-            tasks = []
-            lock.unlock()
-            remaining.forEach { $0() }
-        }
+        let (remaining, waiters) = state.withLock { $0.threadExited() }
+        remaining.forEach { $0() }
+        drainStopped()
         pthread_setspecific(EventLoop.currentKey, nil)
-        finished.signal()
+        waiters.forEach { $0.signal() }
     }
 
-    /// 0 when tasks wait, else until the next sweep.
+    /// 0 when the loop queued tasks (or is to end), else until the next sweep.
     private func waitTimeout() -> Int32 {
-        let pending = lock.withLock { !tasks.isEmpty }
-        if pending { return 0 }
+        if mustNotBlock { return 0 }
         let now = DispatchTime.now().uptimeNanoseconds
         guard nextSweep > now else { return 0 }
         return Int32((nextSweep - now + 999_999) / 1_000_000)
     }
 
-    /// Runs the tasks queued so far; those they queue run on the next turn, after I/O.
-    private func runTasks() {
+    /// Runs the tasks queued so far; those they queue run on the next turn, after I/O. Returns
+    /// whether the loop ends (a stop was asked before these tasks were taken).
+    private func runTasks() -> Bool {
         var batch: [@Sendable () -> Void] = []
         swap(&batch, &spareTasks)
-        lock.lock()
-        swap(&batch, &tasks)
-        wakePending = false
-        lock.unlock()
+        mustNotBlock = false
+        let exit = state.withLock { $0.takeTasks(swappingWith: &batch) }
         for task in batch { task() }
         batch.removeAll(keepingCapacity: true)
         spareTasks = batch
+        return exit
     }
 
     private func sweep(now: UInt64) {
@@ -229,9 +242,16 @@ protocol IOHandler: AnyObject {
     func ready(_ event: IOEvent)
 }
 
-/// A connection whose loop checks a deadline for it.
+/// A connection its loop keeps: the loop checks its deadline, and a server's shutdown reaches
+/// it through the loop (`connections`) without knowing its type.
 protocol TimedConnection: AnyObject {
     /// When `deadlinePassed()` is called; nil for never.
     var deadline: Deadline? { get }
     func deadlinePassed()
+    /// Graceful shutdown began: finish what is in flight, then close.
+    func quiesce()
+    /// Closes at once (the drain deadline passed).
+    func close()
+    /// Bytes held in user space for the connection (diagnostics).
+    var bufferedBytes: Int { get }
 }

@@ -1,13 +1,12 @@
 import Foundation
-import Locking
+import Synchronization
 
 /// A fixed set of loops, each on its own thread; connections are spread over them round-robin.
 /// A server makes its own; clients share `sharedClient` or bring one.
-public final class EventLoopGroup: @unchecked Sendable {
-    // Sendable: `loops` never changes; `nextIndex` is guarded by `lock`.
+public final class EventLoopGroup: Sendable {
     let loops: [EventLoop]
-    private let lock = Lock()
-    private var nextIndex = 0
+    /// Counts the calls to `next()`; one word, so an atomic rather than a lock.
+    private let handedOut = Atomic<UInt>(0)
 
     /// Starts `count` loops (at least one), their threads named `label.N`.
     public init(count: Int, label: String = "http.loop") throws(SocketError) {
@@ -21,10 +20,8 @@ public final class EventLoopGroup: @unchecked Sendable {
 
     /// The next loop, round-robin.
     public func next() -> EventLoop {
-        lock.lock()
-        defer { lock.unlock() }
-        nextIndex = (nextIndex + 1) % loops.count
-        return loops[nextIndex]
+        let count = handedOut.wrappingAdd(1, ordering: .relaxed).newValue
+        return loops[Int(count % UInt(loops.count))]
     }
 
     /// Stops every loop and waits for their threads.

@@ -80,6 +80,55 @@ final class ServerShutdownTests: ServerTestCase {
     }
 }
 
+/// The drain's end: signalled by the last close, or forced at the drain deadline; once only.
+final class ServerDrainDeadlineTests: ServerTestCase {
+    func testARequestOutlastingTheDrainTimeoutIsClosedAtTheDeadlineAndShutdownCompletes() throws {
+        var configuration = testConfiguration()
+        configuration.drainTimeout = .milliseconds(200)
+        let entered = DispatchSemaphore(value: 0)
+        var router = Router()
+        router.get("/forever") { _ in
+            entered.signal()
+            try? await Task.sleep(nanoseconds: 60_000_000_000)
+            return HTTPResponse(text: "too late")
+        }
+        let (server, port) = try startServer(configuration, router: router)
+        let busy = try TestHTTPClient(port: port)
+        try busy.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(entered.wait(timeout: .now() + 5), .success)
+
+        let completed = expectation(description: "shutdown completion")
+        server.shutdown { completed.fulfill() }
+        XCTAssertTrue(busy.waitForClose(timeout: 10), "closed at the drain deadline, unanswered")
+        XCTAssertTrue(busy.buffer.isEmpty)
+        wait(for: [completed], timeout: 10)
+        XCTAssertEqual(server.openConnections, 0)
+    }
+
+    func testEveryShutdownCallCompletesOnceAndAStoppedServerDoesNotStartAgain() throws {
+        let (server, port) = try startServer(router: Self.standardRouter())
+        let client = try TestHTTPClient(port: port)
+        XCTAssertEqual(try client.request("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n").text, "hi")
+        let first = expectation(description: "first completion")
+        let second = expectation(description: "second completion")
+        server.shutdown { first.fulfill() }
+        server.shutdown { second.fulfill() }
+        wait(for: [first, second], timeout: 10)
+        let late = expectation(description: "completion after shutdown")
+        server.shutdown { late.fulfill() }
+        wait(for: [late], timeout: 1)
+        XCTAssertThrowsError(try server.start())
+    }
+
+    func testStartingTwiceAnswersWithTheSameAddressAndLateSetUpIsIgnored() throws {
+        let (server, port) = try startServer(router: Self.standardRouter())
+        XCTAssertEqual(try server.start().port, port)
+        server.webSocket("/ws/late") { _ in }
+        let client = try TestHTTPClient(port: port)
+        XCTAssertEqual(try client.request("GET /ws/late HTTP/1.1\r\nHost: x\r\n\r\n").status, 404)
+    }
+}
+
 /// Shutdown must not cut off a response the client is still reading.
 final class ServerShutdownFlushTests: ServerTestCase {
     func testResponseBeingFlushedIsNotTruncatedByShutdown() throws {

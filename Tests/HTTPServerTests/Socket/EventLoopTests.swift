@@ -49,6 +49,18 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(log.entries, ["a", "a-inline", "b", "c", "a-queued", "last"])
     }
 
+    func testTasksTheLoopQueuesRunWithoutWaitingForTheSweep() throws {
+        let loop = try makeLoop(sweep: .seconds(3600))
+        let done = expectation(description: "a chain of 100 tasks, each queued by the one before")
+        @Sendable func chain(_ left: Int) {
+            if left == 0 { return done.fulfill() }
+            loop.enqueue { chain(left - 1) }
+        }
+        loop.enqueue { chain(100) }
+        // Were the loop to block in `epoll_wait` after a task queued one, it would wait an hour.
+        wait(for: [done], timeout: 30)
+    }
+
     func testManyThreadsEnqueueWithoutLosingATask() throws {
         let loop = try makeLoop()
         let counter = Log()
@@ -198,8 +210,80 @@ private final class TimedStub: TimedConnection, @unchecked Sendable {
         self.expectation = expectation
     }
 
+    var bufferedBytes: Int { 0 }
+    func quiesce() {}
+    func close() {}
+
     func deadlinePassed() {
         passed += 1
         if passed == 1 { expectation?.fulfill() }
+    }
+}
+
+/// The lifecycle of a real loop around stop.
+final class EventLoopStopTests: XCTestCase {
+    func testStopOnTheLoopEndsItAfterItsNextTurnAndAnotherStopperWaitsForThat() throws {
+        let loop = try EventLoop(label: "test.stop2")
+        loop.start()
+        let ran = DispatchSemaphore(value: 0)
+        loop.enqueue {
+            loop.stop()  // on the loop: returns at once
+            loop.enqueue { ran.signal() }
+        }
+        loop.stop()
+        XCTAssertEqual(ran.wait(timeout: .now()), .success, "what the last turn queued ran before stop returned")
+        XCTAssertTrue(loop.sync { loop.inLoop }, "a stopped loop runs tasks on the caller, as the loop")
+        XCTAssertFalse(loop.inLoop)
+    }
+
+    func testAStoppedLoopRunsTasksOneAtATimeAndNestedCallsAsOnTheLoop() throws {
+        let loop = try EventLoop(label: "test.stop3")
+        loop.start()
+        loop.stop()
+        let log = Log()
+        loop.enqueue {
+            loop.enqueue { log.append("queued") }
+            loop.execute { log.append("inline") }
+            log.append(loop.sync { "sync" })
+        }
+        XCTAssertEqual(log.entries, ["inline", "sync", "queued"])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for index in 0..<500 { loop.enqueue { log.append("\(index)") } }
+        }
+        XCTAssertEqual(log.entries.count, 2_003)
+    }
+
+    func testTasksQueuedBeforeTheStartRunWithoutWaitingForTheSweep() throws {
+        let loop = try EventLoop(label: "test.early", sweepInterval: .seconds(3600))
+        let ran = expectation(description: "the early task ran")
+        loop.enqueue { ran.fulfill() }
+        loop.start()
+        wait(for: [ran], timeout: 30)
+        loop.stop()
+    }
+
+    func testStoppingALoopThatNeverStartedRunsItsTasksOnTheCaller() throws {
+        let loop = try EventLoop(label: "test.stop4")
+        let log = Log()
+        loop.enqueue { log.append("early") }
+        loop.stop()
+        XCTAssertEqual(log.entries, ["early"])
+        loop.start()  // refused: stopped for good
+        XCTAssertEqual(loop.sync { 1 }, 1)
+    }
+}
+
+final class EventLoopGroupTests: XCTestCase {
+    func testNextGoesRoundRobinFromManyThreads() throws {
+        let group = try EventLoopGroup(count: 3, label: "test.group")
+        defer { group.stop() }
+        let first = (0..<3).map { _ in ObjectIdentifier(group.next()) }
+        XCTAssertEqual(Set(first).count, 3)
+        XCTAssertEqual(ObjectIdentifier(group.next()), first[0])
+        let handedOut = Log()
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            for _ in 0..<300 { handedOut.append("\(ObjectIdentifier(group.next()).hashValue)") }
+        }
+        XCTAssertEqual(Dictionary(grouping: handedOut.entries) { $0 }.values.map(\.count), [300, 300, 300])
     }
 }
