@@ -13,7 +13,7 @@ final class FakeGithubSearch: Sendable {
         var remaining = 29
         var queries: [String] = []
     }
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     /// What `x-ratelimit-remaining` says on search answers.
     var rateLimitRemaining: Int {

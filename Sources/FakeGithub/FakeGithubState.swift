@@ -26,7 +26,7 @@ final class FakeGithubState: Sendable {
             log.append(request)
         }
     }
-    private let state: LockedState<State>
+    private let state: Locked<State>
     private let logCapacity: Int
     private let trickleQueue = DispatchQueue(label: "fakegithub.trickle")
     /// What `x-ratelimit-remaining` says on normal answers.
@@ -59,7 +59,7 @@ final class FakeGithubState: Sendable {
         self.logCapacity = max(0, logCapacity)
         var initial = State()
         for user in users { initial.users[user.login.lowercased()] = user }
-        state = LockedState(initial)
+        state = Locked(initial)
     }
 
     // MARK: Set-up

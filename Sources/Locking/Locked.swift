@@ -3,10 +3,10 @@ import Synchronization
 /// A lock that holds the state it guards: the state is reachable only inside `withLock`, so no
 /// access can forget the lock (the standard library's `Mutex<State>`, which it wraps).
 ///
-/// Unlike ``LockedState`` (a class, shared by reference, for `Sendable` state), it is stored in
-/// place (a `let` of its owner: no allocation of its own), its `withLock` inlines, and its state
-/// need not be `Sendable`: it never leaves the lock except as a `sending` result. For the event
-/// loop's per-turn path and for state that holds a non-`Sendable` handle (a Dispatch source).
+/// Stored in place (a `let` of its owner, usually a final class: no allocation of its own), its
+/// `withLock` inlines, and its state need not be `Sendable`: it never leaves the lock except as a
+/// `sending` result. The project's one way to keep shared mutable state (`Atomic` for a single
+/// word).
 ///
 /// Sanitizer builds (`-DSANITIZER_VISIBLE_LOCKS`) also take a `Lock` around every access, which
 /// ThreadSanitizer sees (it cannot see `Mutex`'s futex); release and debug builds cost exactly a

@@ -28,7 +28,7 @@ public final class ResponseCache<Value: Sendable>: Sendable {
 
     public let configuration: Configuration
     /// The entries, most recently used last; reached only under its lock.
-    private let store: LockedState<LRUStore<String, Entry>>
+    private let store: Locked<LRUStore<String, Entry>>
     private let size: @Sendable (Value) -> Int
     private let now: @Sendable () -> Date
 
@@ -40,7 +40,7 @@ public final class ResponseCache<Value: Sendable>: Sendable {
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
-        store = LockedState(LRUStore(capacity: max(1, configuration.capacity), maxBytes: configuration.maxBytes))
+        store = Locked(LRUStore(capacity: max(1, configuration.capacity), maxBytes: configuration.maxBytes))
         self.size = size
         self.now = now
     }

@@ -28,7 +28,7 @@ public final class NetworkActivity: Sendable {
         var current: UInt64?
         var nextID: UInt64 = 0
     }
-    private let state = LockedState(State())
+    private let state = Locked(State())
     private let subject = PassthroughSubject<Bool, Never>()
     private let handoff: OrderedHandoff<Delivery>
 

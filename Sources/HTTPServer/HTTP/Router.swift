@@ -58,7 +58,9 @@ public struct Router: Sendable {
     /// The label of the request durations, one histogram per route pattern (`route`), and
     /// `route="unmatched"` for the 404s and 405s.
     public static let durationLabel = "http_request_duration_seconds"
-    private static let unmatchedDuration = Metrics.Timer(label: durationLabel, dimensions: [("route", "unmatched")])
+    /// Made with the router (not once per process), so that it reports to the metrics backend
+    /// in place when the application makes its router.
+    private let unmatchedDuration = Metrics.Timer(label: durationLabel, dimensions: [("route", "unmatched")])
 
     /// The literal routes, compiled at registration: a request path without `%` that equals one
     /// is matched by comparing bytes (no splitting, no decoding); a literal pattern is the most
@@ -195,7 +197,7 @@ public struct Router: Sendable {
         let duration = switch route {
         case .literal(let index): literalRoutes[index].duration
         case .pattern(let index): routes[index].duration
-        case .none: Self.unmatchedDuration
+        case .none: unmatchedDuration
         }
         return (resolution(of: match, request), duration)
     }

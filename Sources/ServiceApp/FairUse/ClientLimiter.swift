@@ -41,14 +41,14 @@ final class ClientLimiter: Sendable {
     static let warningWindow: Duration = .seconds(60)
 
     let settings: Settings
-    private let table: LockedState<Table>
+    private let table: Locked<Table>
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter now: the current instant (a virtual clock's in tests).
     init(settings: Settings, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         self.settings = settings
         self.now = now
-        table = LockedState(Table(settings: settings, lastSweep: now()))
+        table = Locked(Table(settings: settings, lastSweep: now()))
     }
 
     /// Counts a new session of `client`, or refuses it when the client has `sessionsPerClient` open.

@@ -4,7 +4,7 @@ import Locking
 /// One pipeline's ``CachedResultClock``, shared by the threads its events come from, and where its
 /// durations go (`pipeline_cached_result_seconds`).
 final class CachedResultTimer: Sendable {
-    private let clock = LockedState(CachedResultClock())
+    private let clock = Locked(CachedResultClock())
     private let record: @Sendable (Duration) -> Void
 
     init(record: @escaping @Sendable (Duration) -> Void) { self.record = record }

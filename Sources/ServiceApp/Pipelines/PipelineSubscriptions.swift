@@ -16,7 +16,7 @@ final class PipelineSubscriptions: Sendable {
         case cancelled
     }
 
-    private let state = LockedState(State.keeping([]))
+    private let state = Locked(State.keeping([]))
 
     /// Keeps `subscriptions` until `cancel()`; after it, cancels them at once.
     func keep(_ subscriptions: [AnyCancellable]) {

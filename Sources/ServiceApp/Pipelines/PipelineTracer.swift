@@ -14,7 +14,7 @@ import Locking
 final class PipelineTracer: Sendable {
     private let start: DispatchQueue.SchedulerTimeType
     /// The last stamp sent, which the next may not go below.
-    private let lastMs = LockedState(0.0)
+    private let lastMs = Locked(0.0)
     private let handoff: OrderedHandoff<String>
 
     /// - Parameter send: writes one event (the session's outbound: bounded like every event).

@@ -14,7 +14,7 @@ final class RedisFailureReport: Sendable {
         var redis: Date?
         var sentinel: Date?
     }
-    private let lastWarnings = LockedState(LastWarnings())
+    private let lastWarnings = Locked(LastWarnings())
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }

@@ -195,7 +195,7 @@ private final class Readiness: Sendable {
         case draining
     }
 
-    private let current = LockedState(Phase.serving)
+    private let current = Locked(Phase.serving)
 
     var phase: Phase {
         get { current.withLock { $0 } }

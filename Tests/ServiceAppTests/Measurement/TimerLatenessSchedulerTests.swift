@@ -10,9 +10,9 @@ import XCTest
 final class TimerLatenessSchedulerTests: XCTestCase {
     func testRecordsHowLateEachTimerRan() {
         let base = HandMovedScheduler()
-        let recorded = LockedState<[Duration]>([])
+        let recorded = Recorded()
         let scheduler = TimerLatenessScheduler(base: base.eraseToAnyScheduler()) { duration in
-            recorded.withLock { $0.append(duration) }
+            recorded.durations.withLock { $0.append(duration) }
         }
         let start = scheduler.now
         scheduler.schedule(after: start.advanced(by: .milliseconds(100)), tolerance: .zero, options: nil) {}
@@ -20,9 +20,14 @@ final class TimerLatenessSchedulerTests: XCTestCase {
         scheduler.schedule(options: nil) {}
         base.runDue(at: start.advanced(by: .milliseconds(100)))
         base.runDue(at: start.advanced(by: .milliseconds(230)))
-        XCTAssertEqual(recorded.withLock { $0 }, [.zero, .milliseconds(30)])
+        XCTAssertEqual(recorded.durations.withLock { $0 }, [.zero, .milliseconds(30)])
         XCTAssertEqual(base.ranImmediately, 1)
     }
+}
+
+/// The durations recorded, from any thread.
+private final class Recorded: Sendable {
+    let durations = Locked<[Duration]>([])
 }
 
 /// A scheduler whose clock moves only when the test says: ``runDue(at:)`` moves it, then runs the
@@ -37,7 +42,7 @@ private final class HandMovedScheduler: Scheduler, Sendable {
         var timers: [(date: SchedulerTimeType, action: @Sendable () -> Void)] = []
         var ranImmediately = 0
     }
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     var now: SchedulerTimeType { state.withLock { $0.now } }
     var minimumTolerance: SchedulerTimeType.Stride { .zero }

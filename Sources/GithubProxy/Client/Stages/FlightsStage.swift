@@ -62,7 +62,7 @@ extension GithubClient {
 
 /// The function that stops one flight wait, run at most once.
 private final class StopWaiting: Sendable {
-    private let stop = LockedState<(@Sendable () -> Void)?>(nil)
+    private let stop = Locked<(@Sendable () -> Void)?>(nil)
 
     func set(_ stop: @escaping @Sendable () -> Void) { self.stop.withLock { $0 = stop } }
 
@@ -87,9 +87,9 @@ final class FlightEnd: Sendable {
         /// Landed, or a follower's (nothing to land).
         case landed
     }
-    private let state: LockedState<State>
+    private let state: Locked<State>
 
-    init(_ landing: (@Sendable () -> Void)? = nil) { state = LockedState(landing.map { .flying(landing: $0) } ?? .landed) }
+    init(_ landing: (@Sendable () -> Void)? = nil) { state = Locked(landing.map { .flying(landing: $0) } ?? .landed) }
 
     /// Lands the flight (at most once).
     var land: @Sendable () -> Void {

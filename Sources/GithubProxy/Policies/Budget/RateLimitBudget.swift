@@ -36,7 +36,7 @@ public final class RateLimitBudget: Sendable {
         /// Secondary limits in a row, for the doubling pause.
         var secondaryStreak = 0
     }
-    private let state = LockedState(State())
+    private let state = Locked(State())
     private let now: @Sendable () -> Date
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {

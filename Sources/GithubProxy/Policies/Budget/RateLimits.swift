@@ -5,12 +5,12 @@ import Locking
 /// (`core`, `search`, `graphql`, …): spending one never blocks another.
 public final class RateLimits: Sendable {
     /// Each resource's budget (each thread-safe itself).
-    private let budgets: LockedState<[String: RateLimitBudget]>
+    private let budgets: Locked<[String: RateLimitBudget]>
     private let now: @Sendable () -> Date
 
     /// - Parameter budgets: budgets to start with, by resource (tests pass their own).
     public init(budgets: [String: RateLimitBudget] = [:], now: @escaping @Sendable () -> Date = Date.init) {
-        self.budgets = LockedState(budgets)
+        self.budgets = Locked(budgets)
         self.now = now
     }
 

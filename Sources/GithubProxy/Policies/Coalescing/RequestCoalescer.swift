@@ -18,7 +18,7 @@ final class RequestCoalescer<Output, Failure: Error>: Sendable {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
     }
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     /// The shared publisher for `key` while one is running, else nil.
     func running(_ key: String) -> AnyPublisher<Output, Failure>? {
@@ -45,11 +45,13 @@ final class RequestCoalescer<Output, Failure: Error>: Sendable {
             )
             .share()
             .eraseToAnyPublisher()
-        return state.withLock { state in
-            if let entry = state.entries[key] { return (entry.publisher, false) }
-            state.entries[key] = Entry(id: id, publisher: shared)
-            return (shared, true)
+        let entry = Entry(id: id, publisher: shared)
+        let running = state.withLock { state -> Entry? in
+            if let running = state.entries[key] { return running }
+            state.entries[key] = entry
+            return nil
         }
+        return running.map { ($0.publisher, false) } ?? (entry.publisher, true)
     }
 
     /// The number of requests in flight.

@@ -17,7 +17,7 @@ public final class UpstreamGate: Sendable {
         var inFlight = 0
         var waiters = FIFOWaiters()
     }
-    private let state = LockedState(State())
+    private let state = Locked(State())
     private let onWait: @Sendable (_ wait: Duration, _ queueLength: Int) -> Void
 
     /// - Parameters:

@@ -22,7 +22,7 @@ final class FormPipeline: Sendable {
     let value2 = CurrentValueSubject<String, Never>("")
     let value2Repeat = CurrentValueSubject<String, Never>("")
     /// The values `readyToSubmit` last saw valid, or nil while it is false.
-    private let ready = LockedState<ReadyValues?>(nil)
+    private let ready = Locked<ReadyValues?>(nil)
     private struct ReadyValues: Sendable {
         let value1: String, value2: String
     }
