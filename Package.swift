@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
         .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
         .library(name: "RemotePipeline", targets: ["RemotePipeline"]),
+        .library(name: "PipelineWire", targets: ["PipelineWire"]),
         .executable(name: "ServiceApp", targets: ["ServiceAppMain"]),
     ],
     dependencies: [
@@ -83,6 +84,10 @@ let package = Package(
             ]
         ),
 
+        // The frames of /ws/pipelines, written and read in one place: the multiplexer (ServiceApp)
+        // and RemotePipeline share them, with the project's one JSON writer. Foundation only.
+        .target(name: "PipelineWire"),
+
         // The service: configuration, routes, fair use, the pipelines, the pages. A library, so
         // that the tests, the fuzzers (Fuzz/) and the benchmarks reach the same code as the
         // executable (ServiceAppMain).
@@ -110,6 +115,8 @@ let package = Package(
         .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
+        // The wire codec in memory: every frame both ways, the refusals, the JSON writer.
+        .testTarget(name: "PipelineWireTests", dependencies: ["PipelineWire"]),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "StreamCore", "HTTPTestSupport"],
