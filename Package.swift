@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy",
+                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy", "PipelineWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "ServiceAppTests",
             dependencies: [
-                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport",
+                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport", "PipelineWire",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
