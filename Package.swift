@@ -106,7 +106,7 @@ let package = Package(
         ),
         // A remote pipeline is a Publisher: the Swift client of /ws/pipelines, on HTTPServer's
         // WebSocketClient.
-        .target(name: "RemotePipeline", dependencies: ["StreamCore", "HTTPServer"]),
+        .target(name: "RemotePipeline", dependencies: ["StreamCore", "HTTPServer", "PipelineWire"]),
 
         // The `ServiceApp` executable: ServiceCommand.main(), nothing else.
         .executableTarget(name: "ServiceAppMain", dependencies: ["ServiceApp"]),
@@ -148,7 +148,7 @@ let package = Package(
         // Against a real service and the fake GitHub, started in-process.
         .testTarget(
             name: "RemotePipelineTests",
-            dependencies: ["RemotePipeline", "StreamCore", "HTTPServer", "ServiceApp", "FakeGithub", "HTTPTestSupport"]
+            dependencies: ["RemotePipeline", "StreamCore", "HTTPServer", "ServiceApp", "FakeGithub", "HTTPTestSupport", "PipelineWire"]
         ),
     ],
     swiftLanguageModes: [.v6]
