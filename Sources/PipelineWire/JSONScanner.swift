@@ -3,10 +3,13 @@
 /// literal) or located (a number, an object or an array, whose exact bytes the caller may take
 /// as they are, without decoding and encoding them again).
 ///
-/// Strict RFC 8259, as Foundation's parser reads it: no comments, no trailing commas, no leading
-/// zeros, escapes checked (a `\u` surrogate must be paired), no raw control characters in
-/// strings, whitespace only around tokens. Objects and arrays may nest `maxDepth` deep, the
-/// object itself counting as the first level; deeper text is refused without recursion.
+/// RFC 8259 as Foundation's `JSONDecoder` reads it: no comments, no leading zeros, one trailing
+/// comma allowed in a non-empty object or array (Foundation's one leniency), escapes checked (a `\u` surrogate must be paired), no raw control characters in
+/// strings, whitespace only around tokens; a key given twice is kept twice (readers take the
+/// first, as Foundation does). One difference: a number is checked against the grammar only,
+/// where Foundation also refuses one beyond `Double`'s range (`1e400`). Objects and arrays may
+/// nest `maxDepth` deep, the object itself counting as the first level; deeper text is refused
+/// without recursion.
 struct JSONScanner {
     /// A member's value.
     enum Value: Equatable {
@@ -71,6 +74,12 @@ struct JSONScanner {
                 skipWhitespace()
                 if peek() == UInt8(ascii: ",") {
                     index += 1
+                    skipWhitespace()
+                    // A trailing comma, as Foundation's decoder allows.
+                    if peek() == UInt8(ascii: "}") {
+                        index += 1
+                        break
+                    }
                     continue
                 }
                 try expect(UInt8(ascii: "}"))
@@ -153,11 +162,19 @@ struct JSONScanner {
             case .after:
                 skipWhitespace()
                 let isObject = kind(at: open - 1)
-                let byte = peek()
+                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                var byte = peek()
                 if byte == UInt8(ascii: ",") {
                     index += 1
-                    state = isObject ? .key : .value
-                } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    skipWhitespace()
+                    byte = peek()
+                    // Unless it is a trailing comma (Foundation's decoder allows one), what follows is another member.
+                    if byte != closer {
+                        state = isObject ? .key : .value
+                        continue
+                    }
+                }
+                if byte == closer {
                     index += 1
                     open -= 1
                     if open == 0 { return }

@@ -3,8 +3,10 @@
 /// An open set (a raw string with the contract's codes as constants), so that a client reads a
 /// code a newer server adds instead of failing on it.
 public struct MuxErrorCode: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The code as the frame carries it (`bad_message`, …).
     public let rawValue: String
 
+    /// A code; any string, so that codes a newer server adds are read too.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Not a JSON object, no or unknown `type`, a missing or malformed field, a binary frame.
@@ -27,5 +29,6 @@ public struct MuxErrorCode: RawRepresentable, Hashable, Sendable, CaseIterable, 
         .badMessage, .unknownPipeline, .unknownID, .duplicateID, .badDemand, .tooManySubscriptions, .tooManySessions,
     ]
 
+    /// The code as the frame carries it.
     public var description: String { rawValue }
 }

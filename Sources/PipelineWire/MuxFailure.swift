@@ -2,8 +2,10 @@
 public struct MuxFailure: Equatable, Hashable, Sendable {
     /// The failure's `code`: an open set, with the contract's codes as constants.
     public struct Code: RawRepresentable, Hashable, Sendable, CaseIterable {
+        /// The code as the frame carries it (`overflow`).
         public let rawValue: String
 
+        /// A code; any string, so that codes a newer server adds are read too.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// More than `mux.maxPendingEvents` events waited for demand.
@@ -13,9 +15,12 @@ public struct MuxFailure: Equatable, Hashable, Sendable {
         public static let allCases: [Code] = [.overflow]
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// What happened, for people.
     public var message: String
 
+    /// A failure with `code`, saying `message`.
     public init(code: Code, message: String) {
         self.code = code
         self.message = message

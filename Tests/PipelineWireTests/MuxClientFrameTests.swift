@@ -47,11 +47,11 @@ final class MuxClientFrameTests: XCTestCase {
             (" {}", nil, .badMessage),
             (#"{"id":"u1"}"#, nil, .badMessage),
             (#"{"type":"cancel","id":"u1"} x"#, nil, .badMessage),
-            (#"{"type":"cancel","id":"u1",}"#, nil, .badMessage),
+            (#"{"type":"cancel","id":"u1",,}"#, nil, .badMessage),
             (#"{"type":"cancel","id":"u\ud800"}"#, nil, .badMessage),
             ("{\"type\":\"cancel\",\"id\":\"u\t1\"}", nil, .badMessage),
             (#"{"type":"send","id":"u1","message":{"n":01}}"#, nil, .badMessage),
-            (#"{"type":"send","id":"u1","message":{"n":[1,]}}"#, nil, .badMessage),
+            (#"{"type":"send","id":"u1","message":{"n":[1,,]}}"#, nil, .badMessage),
             (#"{"type":"send","id":"u1","message":{"n":tru}}"#, nil, .badMessage),
             (#"{"type":"send","id":"u1","message":{"s":"\x"}}"#, nil, .badMessage),
             (#"{"type":"nope","id":"u1"}"#, "u1", .badMessage),
@@ -98,6 +98,11 @@ final class MuxClientFrameTests: XCTestCase {
             id: "u1", code: .badMessage, message: #"send needs a "message": a JSON object (or a text frame as a string)"#)))
         XCTAssertEqual(read(#"{"type":"request","id":"u1","n":0}"#), .failure(MuxFrameError(
             id: "u1", code: .badDemand, message: #""n" must be an integer from 1 to 2^63 − 1, or "unlimited""#)))
+    }
+
+    func testOneTrailingCommaIsTakenAsFoundationTakesIt() {
+        XCTAssertEqual(read(#"{"type":"cancel","id":"u1", }"#), .success(.cancel(id: "u1")))
+        XCTAssertEqual(read(#"{"type":"send","id":"u1","message":{"a":[1,],}}"#), .success(.send(id: "u1", message: .object(json: #"{"a":[1,],}"#))))
     }
 
     func testAKeyGivenTwiceCountsOnceTheFirstTime() {
