@@ -57,6 +57,7 @@ struct JSONScanner {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
         var members: [Member] = []
+        members.reserveCapacity(6)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1

@@ -10,8 +10,9 @@
 /// writer.text // {"id":"u1","type":"subscribed"}
 /// ```
 public struct JSONWriter: Sendable {
-    /// The JSON written so far.
-    public private(set) var text = ""
+    /// The JSON written so far, as UTF-8 (one buffer: appending to it is cheaper than to a
+    /// `String`, piece by piece).
+    private var bytes: [UInt8] = []
     /// How many objects are open (at most 64).
     private var depth = 0
     /// Bit `d`: the open object at depth `d` has a member (a comma goes before the next).
@@ -23,13 +24,16 @@ public struct JSONWriter: Sendable {
 
     /// An empty writer; `capacity` bytes are reserved.
     public init(capacity: Int = 64) {
-        text.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity)
     }
+
+    /// The JSON written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Opens an object (at the top, or as the value of the member whose key was just written).
     public mutating func beginObject() {
         precondition(depth < 64, "objects nested more than 64 deep")
-        text.append("{")
+        bytes.append(UInt8(ascii: "{"))
         hasMembers &= ~(1 << UInt64(depth))
         depth += 1
         #if DEBUG
@@ -50,13 +54,13 @@ public struct JSONWriter: Sendable {
         #if DEBUG
         lastKeys.removeLast()
         #endif
-        text.append("}")
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A member whose value is `value`, quoted.
     public mutating func member(_ key: String, string value: String) {
         self.key(key)
-        Self.appendQuoted(value, to: &text)
+        Self.appendQuoted(value, to: &bytes)
     }
 
     /// A member whose value is `value` or `null`.
@@ -78,13 +82,13 @@ public struct JSONWriter: Sendable {
     /// checked: the caller vouches for it).
     public mutating func member(_ key: String, json: String) {
         self.key(key)
-        text.append(json)
+        Self.append(json, to: &bytes)
     }
 
     private mutating func key(_ key: String) {
         precondition(depth > 0, "a member outside an object")
         let bit: UInt64 = 1 << UInt64(depth - 1)
-        if hasMembers & bit != 0 { text.append(",") }
+        if hasMembers & bit != 0 { bytes.append(UInt8(ascii: ",")) }
         hasMembers |= bit
         #if DEBUG
         if let last = lastKeys[depth - 1] {
@@ -92,8 +96,8 @@ public struct JSONWriter: Sendable {
         }
         lastKeys[depth - 1] = key
         #endif
-        Self.appendQuoted(key, to: &text)
-        text.append(":")
+        Self.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
     }
 
     // MARK: Strings
@@ -101,34 +105,50 @@ public struct JSONWriter: Sendable {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped
     /// (`\n`, `\r`, `\t`, else `\u00XX`); everything else, `/` and non-ASCII included, as it is.
     public static func quoted(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 2)
         appendQuoted(text, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `text` as a JSON string literal (see `quoted(_:)`) to `out`.
-    public static func appendQuoted(_ text: String, to out: inout String) {
-        out.append("\"")
-        // The common case: nothing to escape, appended in one piece.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            out.append(text)
-            out.append("\"")
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: out.unicodeScalars.append(scalar)
+    /// Appends `text` as a JSON string literal to `out`. Byte by byte: only ASCII needs escaping,
+    /// and no byte of a multi-byte UTF-8 sequence is ASCII.
+    private static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let plain = text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
+            ?? !text.utf8.contains(where: needsEscape)
+        if plain {
+            append(text, to: &out)
+        } else {
+            for byte in text.utf8 {
+                guard needsEscape(byte) else {
+                    out.append(byte)
+                    continue
+                }
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                }
             }
         }
-        out.append("\"")
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Appends `text`'s UTF-8 to `out` (one copy for a native string).
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: text.utf8)
+        }
     }
 }

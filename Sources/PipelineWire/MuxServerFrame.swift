@@ -45,7 +45,9 @@ public enum MuxServerFrame: Equatable, Hashable, Sendable {
     /// `trace` are embedded as they came, without being parsed again.
     public var json: String {
         if case .trace(let id, let trace) = self { return Self.inserting(id: id, into: trace) }
-        var writer = JSONWriter()
+        // Room for the embedded event and the frame around it, so that the text grows only once.
+        let capacity = if case .event(_, let event) = self { event.utf8.count + 64 } else { 96 }
+        var writer = JSONWriter(capacity: capacity)
         writer.beginObject()
         switch self {
         case .subscribed(let id, let pipeline):
