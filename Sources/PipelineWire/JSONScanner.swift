@@ -37,8 +37,11 @@ struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
-    /// The open containers below the top-level object, one bit each: 1 for an object.
-    private var kinds: [UInt64] = []
+    /// The open containers below the top-level object, one bit each (1 for an object): the
+    /// first 64 levels inline, deeper ones (rare) in `deeperKinds`, so that a frame costs no
+    /// allocation for them.
+    private var kinds: UInt64 = 0
+    private var deeperKinds: [UInt64] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -187,14 +190,19 @@ struct JSONScanner {
     }
 
     private mutating func setKind(at level: Int, isObject: Bool) {
-        let word = level / 64
-        if word >= kinds.count { kinds.append(contentsOf: repeatElement(0, count: word - kinds.count + 1)) }
         let bit: UInt64 = 1 << UInt64(level % 64)
-        if isObject { kinds[word] |= bit } else { kinds[word] &= ~bit }
+        guard level >= 64 else {
+            if isObject { kinds |= bit } else { kinds &= ~bit }
+            return
+        }
+        let word = level / 64 - 1
+        if word >= deeperKinds.count { deeperKinds.append(contentsOf: repeatElement(0, count: word - deeperKinds.count + 1)) }
+        if isObject { deeperKinds[word] |= bit } else { deeperKinds[word] &= ~bit }
     }
 
     private func kind(at level: Int) -> Bool {
-        kinds[level / 64] & (1 << UInt64(level % 64)) != 0
+        let word = level < 64 ? kinds : deeperKinds[level / 64 - 1]
+        return word & (1 << UInt64(level % 64)) != 0
     }
 
     // MARK: Tokens

@@ -34,6 +34,21 @@ final class JSONScannerTests: XCTestCase {
         }
     }
 
+    /// Objects and arrays alternating far past 64 levels (where the scanner's record of them
+    /// leaves its inline word): each closer must match its opener.
+    func testDeepMixedNestingIsCheckedLevelByLevel() {
+        let levels = 300
+        let open = (0 ..< levels).map { $0.isMultiple(of: 2) ? "[" : #"{"a":"# }.joined()
+        let close = (0 ..< levels).reversed().map { $0.isMultiple(of: 2) ? "]" : "}" }.joined()
+        let valid = #"{"x":"# + open + "1" + close + "}"
+        XCTAssertTrue(scanned(valid))
+        XCTAssertEqual(scanned(valid), foundation(valid))
+        var swapped = Array(close)
+        swapped.swapAt(200, 201)
+        let invalid = #"{"x":"# + open + "1" + String(swapped) + "}"
+        XCTAssertFalse(scanned(invalid), "a closer of the wrong kind at level 100")
+    }
+
     func testKeepsEachMembersPlaceAndValue() throws {
         var text = #"{ "s" : "x\"y" , "n":-1.5e3,"t":true,"z":null,"o":{"a":[1,{}]},"a":[ ] }"#
         let members = try text.withUTF8 { bytes in
