@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
         .library(name: "ServiceAppLibrary", targets: ["ServiceApp"]),
         .library(name: "RemotePipeline", targets: ["RemotePipeline"]),
+        .library(name: "PipelineWire", targets: ["PipelineWire"]),
         .executable(name: "ServiceApp", targets: ["ServiceAppMain"]),
     ],
     dependencies: [
@@ -83,13 +84,17 @@ let package = Package(
             ]
         ),
 
+        // The frames of /ws/pipelines, written and read in one place: the multiplexer (ServiceApp)
+        // and RemotePipeline share them, with the project's one JSON writer. Foundation only.
+        .target(name: "PipelineWire"),
+
         // The service: configuration, routes, fair use, the pipelines, the pages. A library, so
         // that the tests, the fuzzers (Fuzz/) and the benchmarks reach the same code as the
         // executable (ServiceAppMain).
         .target(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy",
+                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy", "PipelineWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -101,7 +106,7 @@ let package = Package(
         ),
         // A remote pipeline is a Publisher: the Swift client of /ws/pipelines, on HTTPServer's
         // WebSocketClient.
-        .target(name: "RemotePipeline", dependencies: ["StreamCore", "HTTPServer"]),
+        .target(name: "RemotePipeline", dependencies: ["StreamCore", "HTTPServer", "PipelineWire"]),
 
         // The `ServiceApp` executable: ServiceCommand.main(), nothing else.
         .executableTarget(name: "ServiceAppMain", dependencies: ["ServiceApp"]),
@@ -111,6 +116,8 @@ let package = Package(
 
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
+        // The wire codec in memory: every frame both ways, the refusals, the JSON writer.
+        .testTarget(name: "PipelineWireTests", dependencies: ["PipelineWire"]),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "StreamCore", "HTTPTestSupport"],
@@ -132,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "ServiceAppTests",
             dependencies: [
-                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport",
+                "ServiceApp", "FakeGithub", "HTTPServer", "SharedState", "GithubProxy", "StreamCore", "HTTPTestSupport", "PipelineWire",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -142,7 +149,7 @@ let package = Package(
         // Against a real service and the fake GitHub, started in-process.
         .testTarget(
             name: "RemotePipelineTests",
-            dependencies: ["RemotePipeline", "StreamCore", "HTTPServer", "ServiceApp", "FakeGithub", "HTTPTestSupport"]
+            dependencies: ["RemotePipeline", "StreamCore", "HTTPServer", "ServiceApp", "FakeGithub", "HTTPTestSupport", "PipelineWire"]
         ),
     ],
     swiftLanguageModes: [.v6]

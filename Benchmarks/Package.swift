@@ -33,12 +33,13 @@ let package = Package(
     ],
     targets: [
         // The regression gate (scripts/bench-check.sh, `make bench-check`). The cases, one catalog:
-        // StreamCore's operators beside OpenCombine's same cases, and HTTPServer's codecs.
+        // StreamCore's operators beside OpenCombine's same cases, HTTPServer's codecs and PipelineWire's.
         .target(
             name: "GateCases",
             dependencies: [
                 .product(name: "StreamCore", package: root),
                 .product(name: "HTTPServer", package: root),
+                .product(name: "PipelineWire", package: root),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

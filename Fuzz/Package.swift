@@ -36,7 +36,7 @@ let package = Package(
             name: "FuzzClientFrames",
             dependencies: [
                 "FuzzSupport", .product(name: "ServiceAppLibrary", package: rootName),
-                .product(name: "StreamCore", package: rootName),
+                .product(name: "StreamCore", package: rootName), .product(name: "PipelineWire", package: rootName),
             ]
         ),
         .executableTarget(

@@ -36,9 +36,11 @@ public struct RemoteEvent: Sendable, Equatable, CustomStringConvertible {
     public var code: String?
     public var message: String?
 
-    /// Decodes an event object; nil unless it has a string `type`.
-    init?(object: [String: Any]) {
-        guard let type = object["type"] as? String,
+    /// Decodes an event object (the `event` of an `event` frame, as it came); nil unless it is an
+    /// object with a string `type`.
+    init?(json text: String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+              let type = object["type"] as? String,
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
               let fields = try? JSONDecoder().decode(Fields.self, from: data)
         else { return nil }

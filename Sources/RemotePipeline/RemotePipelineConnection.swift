@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import PipelineWire
 import Synchronization
 
 /// One `/ws/pipelines` socket shared by any number of `RemotePipeline` subscriptions, each
@@ -98,9 +99,9 @@ public final class RemotePipelineConnection: @unchecked Sendable {
     }
 
     /// Sends a client frame (queued by the client until the socket is open).
-    func send(_ frame: MuxClientWireFrame) {
+    func send(_ frame: MuxClientFrame) {
         guard case .connected(let client, _, _) = phase else { return }
-        client.send(text: frame.text)
+        client.send(text: frame.json)
     }
 
     private func handle(_ event: WebSocketClient.Event, generation: Int) {
@@ -109,15 +110,13 @@ public final class RemotePipelineConnection: @unchecked Sendable {
         case .opened:
             phase = .connected(client, generation: current, opened: true)
         case .message(.text(let text)):
-            let frame: MuxServerWireFrame
-            do {
-                frame = try MuxServerWireFrame(text: text)
-            } catch {
+            switch Self.read(text) {
+            case .success(let (frame, event)):
+                route(frame, event: event)
+            case .failure(let error):
                 end(with: error)
                 client.close(code: .protocolError, reason: "invalid frame")
-                return
             }
-            route(frame)
         case .message(.binary):
             end(with: .invalidFrame("a binary message"))
             client.close(code: .unsupportedData, reason: "binary")
@@ -128,18 +127,26 @@ public final class RemotePipelineConnection: @unchecked Sendable {
         }
     }
 
-    private func route(_ frame: MuxServerWireFrame) {
-        let id: String?
-        switch frame {
-        case .subscribed(let frameID), .event(let frameID, _), .trace(let frameID), .completion(let frameID, _):
-            id = frameID
-        case .error(let frameID, _):
-            id = frameID
+    /// A server frame, read by the wire codec, with its event decoded when it is an `event`.
+    private static func read(_ text: String) -> Result<(MuxServerFrame, RemoteEvent?), RemotePipelineError> {
+        let frame: MuxServerFrame
+        do {
+            frame = try MuxServerFrame(decoding: text)
+        } catch {
+            return .failure(.invalidFrame(error.message))
         }
+        guard case .event(_, let json) = frame else { return .success((frame, nil)) }
+        guard let event = RemoteEvent(json: json) else {
+            return .failure(.invalidFrame("an event frame without an event object: \(text.prefix(200))"))
+        }
+        return .success((frame, event))
+    }
+
+    private func route(_ frame: MuxServerFrame, event: RemoteEvent?) {
         // Frames for ids no longer routed (answers to a cancel crossing the server's frames)
         // are dropped: nothing is delivered after a cancel.
-        guard let id, let route = routes[id] else { return }
-        route.receive(frame)
+        guard let id = frame.id, let route = routes[id] else { return }
+        route.receive(frame, event: event)
     }
 
     /// The socket is gone: every subscription fails with `error`.
@@ -153,6 +160,7 @@ public final class RemotePipelineConnection: @unchecked Sendable {
 
 /// A subscription as the connection sees it; called on the connection's loop.
 protocol MuxRoute: AnyObject {
-    func receive(_ frame: MuxServerWireFrame)
+    /// A frame for the subscription's id; `event` is the decoded event of an `event` frame.
+    func receive(_ frame: MuxServerFrame, event: RemoteEvent?)
     func connectionEnded(_ error: RemotePipelineError)
 }

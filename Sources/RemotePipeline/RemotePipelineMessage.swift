@@ -1,4 +1,4 @@
-import Foundation
+import PipelineWire
 
 /// One client frame of a pipeline's own endpoint (`{"type":"input","value":"hec"}`,
 /// `{"type":"refresh"}`, …), carried in a `send` frame.
@@ -8,8 +8,7 @@ public struct RemotePipelineMessage: Sendable, Equatable, CustomStringConvertibl
 
     /// A message from JSON text; nil unless it is one JSON object.
     public init?(json: String) {
-        guard json.utf8.first == UInt8(ascii: "{"),
-              (try? JSONSerialization.jsonObject(with: Data(json.utf8))) is [String: Any] else { return nil }
+        guard json.utf8.first == UInt8(ascii: "{"), MuxSendMessage(objectJSON: json) != nil else { return nil }
         self.json = json
     }
 
@@ -17,7 +16,12 @@ public struct RemotePipelineMessage: Sendable, Equatable, CustomStringConvertibl
 
     /// The current value of a text field: `{"type":"input","value":…}`.
     public static func input(_ value: String) -> RemotePipelineMessage {
-        RemotePipelineMessage(trusted: #"{"type":"input","value":\#(JSONText.quoted(value))}"#)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("type", string: "input")
+        writer.member("value", string: value)
+        writer.endObject()
+        return RemotePipelineMessage(trusted: writer.text)
     }
 
     /// The pull-to-refresh gesture of `github-search`: `{"type":"refresh"}`.
@@ -38,13 +42,4 @@ extension RemotePipelineMessage: RemotePipelineMessageConvertible {
 /// A string is the current value of the pipeline's text field (`.input(value)`).
 extension String: RemotePipelineMessageConvertible {
     public var remotePipelineMessage: RemotePipelineMessage { .input(self) }
-}
-
-/// JSON text helpers.
-enum JSONText {
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 }

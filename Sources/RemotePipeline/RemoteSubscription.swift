@@ -1,4 +1,5 @@
 import HTTPServer
+import PipelineWire
 import StreamCore
 import Synchronization
 
@@ -77,21 +78,22 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
         switch state {
         case .awaitingDemand(let downstream):
             state = .live(downstream, remaining: demand)
-            connection.send(.subscribe(id: id, pipeline: pipeline, demand: demand))
+            connection.send(.subscribe(id: id, pipeline: pipeline, demand: MuxDemand(demand), trace: false))
         case .live(let downstream, let remaining):
             state = .live(downstream, remaining: remaining + demand)
-            connection.send(.request(id: id, demand: demand))
+            connection.send(.request(id: id, demand: MuxDemand(demand)))
         case .ended:
             return
         }
     }
 
-    func receive(_ frame: MuxServerWireFrame) {
+    func receive(_ frame: MuxServerFrame, event: RemoteEvent?) {
         guard case .live(let downstream, let remaining) = state else { return }
         switch frame {
         case .subscribed, .trace:
             return
-        case .event(_, let event):
+        case .event:
+            guard let event else { return }
             guard remaining > .none else {
                 connection.send(.cancel(id: id))
                 finish(.failure(.invalidFrame("an event beyond the demand requested")))
@@ -102,13 +104,13 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
             let more = downstream.receive(event)
             guard more > .none, case .live(let downstream, let remaining) = state else { return }
             state = .live(downstream, remaining: remaining + more)
-            connection.send(.request(id: id, demand: more))
+            connection.send(.request(id: id, demand: MuxDemand(more)))
         case .completion(_, let failure):
-            finish(failure.map { .failure($0) } ?? .finished)
-        case .error(_, let error):
+            finish(failure.map { .failure(.failed(code: $0.code.rawValue, message: $0.message)) } ?? .finished)
+        case .error(_, let code, let message):
             // A refused frame ends the subscription; the instance, if there is one, goes too.
             connection.send(.cancel(id: id))
-            finish(.failure(error))
+            finish(.failure(.refused(code: code.rawValue, message: message)))
         }
     }
 
@@ -119,7 +121,7 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     /// Sends one input value (from the input forwarder, on the loop).
     func send(_ message: RemotePipelineMessage) {
         guard case .live = state, !cancelled.load(ordering: .acquiring) else { return }
-        connection.send(.send(id: id, message: message))
+        connection.send(.send(id: id, message: .object(json: message.json)))
     }
 
     /// The input publisher subscribed (on the loop); kept to cancel it at the end.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTestSupport
+import PipelineWire
 import StreamCore
 import XCTest
 
@@ -11,40 +12,46 @@ import XCTest
 /// events beyond demand, frames that are not JSON.
 final class RemotePipelineWireTests: XCTestCase {
     func testClientFramesAreTheContractsJSON() throws {
-        func object(_ frame: MuxClientWireFrame) throws -> NSDictionary {
-            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(frame.text.utf8)) as? NSDictionary)
+        func object(_ frame: MuxClientFrame) throws -> NSDictionary {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(frame.json.utf8)) as? NSDictionary)
         }
-        XCTAssertEqual(try object(.subscribe(id: "s1", pipeline: "github-user", demand: .max(4))),
+        func send(_ message: RemotePipelineMessage) -> MuxClientFrame { .send(id: "s1", message: .object(json: message.json)) }
+        XCTAssertEqual(try object(.subscribe(id: "s1", pipeline: "github-user", demand: MuxDemand(.max(4)), trace: false)),
                        ["type": "subscribe", "id": "s1", "pipeline": "github-user", "demand": 4])
-        XCTAssertEqual(try object(.subscribe(id: "s\"2", pipeline: "form", demand: .unlimited)),
+        XCTAssertEqual(try object(.subscribe(id: "s\"2", pipeline: "form", demand: MuxDemand(.unlimited), trace: false)),
                        ["type": "subscribe", "id": "s\"2", "pipeline": "form", "demand": "unlimited"])
-        XCTAssertEqual(try object(.send(id: "s1", message: .input("hé \"x\"\n"))),
+        XCTAssertEqual(try object(send(.input("hé \"x\"\n"))),
                        ["type": "send", "id": "s1", "message": ["type": "input", "value": "hé \"x\"\n"]])
-        XCTAssertEqual(try object(.send(id: "s1", message: .refresh)), ["type": "send", "id": "s1", "message": ["type": "refresh"]])
-        XCTAssertEqual(try object(.request(id: "s1", demand: .max(8))), ["type": "request", "id": "s1", "n": 8])
-        XCTAssertEqual(try object(.request(id: "s1", demand: .unlimited)), ["type": "request", "id": "s1", "n": "unlimited"])
+        XCTAssertEqual(try object(send(.refresh)), ["type": "send", "id": "s1", "message": ["type": "refresh"]])
+        XCTAssertEqual(try object(.request(id: "s1", demand: MuxDemand(.max(8)))), ["type": "request", "id": "s1", "n": 8])
+        XCTAssertEqual(try object(.request(id: "s1", demand: MuxDemand(.unlimited))), ["type": "request", "id": "s1", "n": "unlimited"])
         XCTAssertEqual(try object(.cancel(id: "s1")), ["type": "cancel", "id": "s1"])
+        XCTAssertEqual(RemotePipelineMessage.input("a/b\u{1}").json, #"{"type":"input","value":"a/b\u0001"}"#, "the one JSON writer")
         XCTAssertNil(RemotePipelineMessage(json: "[1]"))
         XCTAssertNil(RemotePipelineMessage(json: "{nope"))
+        XCTAssertNil(RemotePipelineMessage(json: #"{"a":1} {}"#))
         XCTAssertNotNil(RemotePipelineMessage(json: #"{"type":"field","name":"value1","value":"abc"}"#))
     }
 
-    func testServerFramesAreRead() throws {
-        let event = try MuxServerWireFrame(text: #"{"event":{"type":"result","query":"heckj","status":"found","users":[{"login":"heckj","id":43388,"name":"Joe Heck","public_repos":69,"avatar_url":"a","html_url":"h"}]},"id":"s1","type":"event"}"#)
-        guard case .event("s1", let remote) = event else { return XCTFail("\(event)") }
-        XCTAssertEqual(remote.type, "result")
-        XCTAssertEqual(remote.users, [RemoteEvent.User(login: "heckj", id: 43388, name: "Joe Heck", publicRepos: 69, avatarURL: "a", htmlURL: "h")])
-        XCTAssertTrue(remote.json.hasPrefix(#"{"query":"heckj","status":"found","type":"result""#), remote.json)
+    func testServerEventsAreRead() throws {
+        let event = try XCTUnwrap(RemoteEvent(json: #"{"type":"result","query":"heckj","status":"found","users":[{"login":"heckj","id":43388,"name":"Joe Heck","public_repos":69,"avatar_url":"a","html_url":"h"}]}"#))
+        XCTAssertEqual(event.type, "result")
+        XCTAssertEqual(event.users, [RemoteEvent.User(login: "heckj", id: 43388, name: "Joe Heck", publicRepos: 69, avatarURL: "a", htmlURL: "h")])
+        XCTAssertTrue(event.json.hasPrefix(#"{"query":"heckj","status":"found","type":"result""#), event.json)
+        XCTAssertNil(RemoteEvent(json: "{}"), "an event has a type")
+        XCTAssertNil(RemoteEvent(json: "[]"))
+    }
 
-        XCTAssertEqual(try MuxServerWireFrame(text: #"{"id":"s1","pipeline":"form","type":"subscribed"}"#), .subscribed(id: "s1"))
-        XCTAssertEqual(try MuxServerWireFrame(text: #"{"id":"s1","finished":true,"type":"completion"}"#), .completion(id: "s1", failure: nil))
-        XCTAssertEqual(try MuxServerWireFrame(text: #"{"failure":{"code":"overflow","message":"m"},"id":"s1","type":"completion"}"#),
-                       .completion(id: "s1", failure: .failed(code: "overflow", message: "m")))
-        XCTAssertEqual(try MuxServerWireFrame(text: #"{"code":"bad_demand","id":null,"message":"m","type":"error"}"#),
-                       .error(id: nil, .refused(code: "bad_demand", message: "m")))
-        for bad in ["nope", "[]", #"{"type":"event","id":"s1"}"#, #"{"type":"mystery","id":"s1"}"#, #"{"type":"event","id":"s1","event":{}}"#] {
-            XCTAssertThrowsError(try MuxServerWireFrame(text: bad), bad)
+    /// A frame the contract does not define, or an event without a type, fails every
+    /// subscription of the connection with `invalidFrame` saying what came.
+    func testAnEventWithoutATypeFailsThePublisher() throws {
+        let (_, url) = try scriptedServer { id in [#"{"event":{},"id":"\#(id)","type":"event"}"#] }
+        let recorder = EventRecorder()
+        RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
+        guard case .failure(.invalidFrame(let reason))? = recorder.waitForCompletion() else {
+            return XCTFail("\(String(describing: recorder.completion))")
         }
+        XCTAssertTrue(reason.hasPrefix("an event frame without an event object"), reason)
     }
 
     // MARK: Against a scripted server

@@ -30,7 +30,8 @@ public struct GateCase: Sendable {
 }
 
 extension GateCase {
-    /// Every case: StreamCore's, each followed by OpenCombine's same case, then HTTPServer's.
+    /// Every case: StreamCore's, each followed by OpenCombine's same case, then HTTPServer's (its
+    /// codecs and the /ws/pipelines wire codec).
     public static let all: [GateCase] = [
         GateCase("StreamCore", "StreamCore.chain") { StreamCoreCases.Chain() },
         GateCase("StreamCore", "OpenCombine.chain", gated: false) { OpenCombineCases.Chain() },
@@ -55,5 +56,8 @@ extension GateCase {
         GateCase("HTTPServer", "Router.parameter") { HTTPCases.Routes(target: "/api/users/heckj") },
         GateCase("HTTPServer", "WebSocketFrameDecoder.maskedText64") { WebSocketCases.Decoder() },
         GateCase("HTTPServer", "WebSocketFrameEncoder.text64") { WebSocketCases.Encoder() },
+        // The /ws/pipelines codec (PipelineWire): a keystroke's frame read, an event's frame written.
+        GateCase("HTTPServer", "PipelineWire.decodeSend") { PipelineWireCases.DecodeSend() },
+        GateCase("HTTPServer", "PipelineWire.encodeEvent") { PipelineWireCases.EncodeEvent() },
     ]
 }

@@ -1,5 +1,6 @@
 import FuzzSupport
 import Foundation
+import PipelineWire
 import StreamCore
 @testable import ServiceApp
 
@@ -14,10 +15,12 @@ import StreamCore
 //   a JSON frame read as input carries a value that reads back the same when re-encoded;
 // - `/ws/search`: agrees with `/ws` on everything but `{"type":"refresh"}`;
 // - `/ws/form`: a field frame re-encoded reads back as the same field and value;
-// - `/ws/pipelines` (`MuxClientFrame`): an accepted frame has an id of 1–64 code points and a
-//   valid demand, a `send`'s message reads as a frame of the endpoints; a refusal says why, and
-//   its error frame is one line of valid JSON; the frame fed to a new `MuxStateMachine` traps
-//   nowhere and always lets the next frame be read or asks fair use.
+// - `/ws/pipelines` (PipelineWire's `MuxClientFrame`): an accepted frame has an id of 1–64 code
+//   points and a valid demand, reads back as itself once written again, and agrees with
+//   Foundation's parser that the frame is JSON; a `send`'s object message is valid JSON and
+//   reads as a frame of the endpoints; a refusal says why, and its error frame is one line of
+//   valid JSON that reads back as itself; the frame fed to a new `MuxStateMachine` traps nowhere
+//   and always lets the next frame be read or asks fair use.
 
 /// Encodes `object` as a JSON text frame.
 func frame(_ object: [String: String]) -> String {
@@ -65,23 +68,35 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 func fuzzMux(_ text: String) {
-    let frame = MuxClientFrame(text: text)
-    switch frame {
-    case .subscribe(let id, _, _, _), .request(let id, _), .cancel(let id):
-        precondition(!id.isEmpty && id.unicodeScalars.count <= MuxClientFrame.maxIDLength, "an accepted id is 1–64 code points")
-    case .send(let id, let message):
-        precondition(!id.isEmpty && id.unicodeScalars.count <= MuxClientFrame.maxIDLength, "an accepted id is 1–64 code points")
-        _ = (ClientFrame(text: message), SearchFrame(text: message), FormFrame(text: message))
-    case .refused(let id, let code, let reason):
-        precondition(!reason.isEmpty, "an error says why")
-        let json = MuxServerFrame.error(id: id, code: code, message: reason).json
+    let input: MuxStateMachine.Input
+    do {
+        let frame = try MuxClientFrame(decoding: text)
+        precondition(!frame.id.isEmpty && frame.id.unicodeScalars.count <= MuxClientFrame.maxIDLength, "an accepted id is 1–64 code points")
+        precondition((try? MuxClientFrame(decoding: frame.json)) == frame, "an accepted frame reads back as itself")
+        switch frame {
+        case .send(_, let message):
+            if case .object(let json) = message {
+                precondition((try? JSONSerialization.jsonObject(with: Data(json.utf8))) is [String: Any], "the message is the object's text")
+            }
+            let body = message.frameText
+            _ = (ClientFrame(text: body), SearchFrame(text: body), FormFrame(text: body))
+        case .request(_, let demand):
+            precondition(demand != .none, "a request asks for at least one")
+        case .subscribe, .cancel:
+            break
+        }
+        input = .frame(frame)
+    } catch {
+        precondition(!error.message.isEmpty, "an error says why")
+        let json = MuxServerFrame.error(id: error.id, code: error.code, message: error.message).json
         precondition(!json.contains("\n"), "one line")
         let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        precondition(object?["code"] as? String == code.rawValue && object?["id"] as? String == id, "the error frame is valid JSON")
+        precondition(object?["code"] as? String == error.code.rawValue && object?["id"] as? String == error.id, "the error frame is valid JSON")
+        precondition((try? MuxServerFrame(decoding: json)) == .error(id: error.id, code: error.code, message: error.message), "it reads back")
+        input = .refused(error)
     }
-    if case .request(_, let demand) = frame { precondition(demand > 0, "a request asks for at least one") }
     var machine = MuxStateMachine(settings: .init())
-    let actions = machine.handle(.frame(frame))
+    let actions = machine.handle(input)
     precondition(actions.last == .readNext || actions.last.map { if case .openSession = $0 { true } else { false } } == true,
                  "the next frame is read, unless fair use is asked")
 }

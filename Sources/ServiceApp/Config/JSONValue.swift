@@ -1,8 +1,7 @@
 import Configuration
 
-/// A JSON value as read from the config file (before it is checked against a setting's type) or
-/// from a `/ws/pipelines` frame.
-enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
+/// A JSON value as read from the config file (before it is checked against a setting's type).
+enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
@@ -46,26 +45,6 @@ enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
             return .stringArray(texts)
         default: return nil
         }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value):
-            // Integral numbers as integers (`3`, not `3.0`).
-            if value.rounded() == value, abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
-        case .string(let value): try container.encode(value)
-        case .array(let values): try container.encode(values)
-        case .object(let values): try container.encode(values)
-        }
-    }
-
-    /// Whether this is a JSON object.
-    var isObject: Bool {
-        if case .object = self { return true }
-        return false
     }
 
     /// The value as an error message shows it: `70000`, `"abc"`, `true`, `null`, `[…]`, `{…}`.

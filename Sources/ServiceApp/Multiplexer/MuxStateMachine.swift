@@ -1,3 +1,4 @@
+import PipelineWire
 import StreamCore
 
 /// The protocol of one `/ws/pipelines` connection as a pure state machine: fed what happens
@@ -27,6 +28,9 @@ struct MuxStateMachine: Sendable {
     enum Input: Sendable {
         /// The client sent a frame (read once the previous frame's `readNext` was done).
         case frame(MuxClientFrame)
+        /// The client sent a frame that cannot be taken (answered with an `error` frame; read,
+        /// like any frame, once the previous frame's `readNext` was done).
+        case refused(MuxFrameError)
         /// Fair use answered `openSession(serial)`.
         case admitted(Serial, granted: Bool)
         /// The instance of `serial` produced an event (JSON text).
@@ -106,6 +110,8 @@ struct MuxStateMachine: Sendable {
             let actions = receive(frame)
             if case .openSession? = actions.last { return actions }
             return actions + [.readNext]
+        case .refused(let error):
+            return [.send(.error(id: error.id, code: error.code, message: error.message)), .readNext]
         case .admitted(let serial, let granted): return admitted(serial, granted: granted)
         case .event(let serial, let event): return produced(serial, event)
         case .trace(let serial, let trace):
@@ -119,16 +125,14 @@ struct MuxStateMachine: Sendable {
 
     private mutating func receive(_ frame: MuxClientFrame) -> [Action] {
         switch frame {
-        case .refused(let id, let code, let message):
-            return [.send(.error(id: id, code: code, message: message))]
         case .subscribe(let id, let pipeline, let demand, let trace):
-            return subscribe(id, pipeline: pipeline, demand: demand, trace: trace)
+            return subscribe(id, pipeline: pipeline, demand: Subscribers.Demand(demand), trace: trace)
         case .send(let id, let message):
             guard let subscription = subscriptions[id], case .running = subscription.phase else { return unknown(id) }
-            return [.deliver(subscription.serial, message: message)]
+            return [.deliver(subscription.serial, message: message.frameText)]
         case .request(let id, let demand):
             guard var subscription = subscriptions[id] else { return unknown(id) }
-            subscription.demand += demand
+            subscription.demand += Subscribers.Demand(demand)
             let actions = flush(id, &subscription)
             subscriptions[id] = subscription
             return actions

@@ -1,5 +1,6 @@
 import HTTPServer
 import Locking
+import PipelineWire
 @_spi(ServerSupport) import StreamCore
 
 /// One `/ws/pipelines` connection: carries out what its `MuxStateMachine` decides. The machine
@@ -72,7 +73,7 @@ final class PipelineMultiplexer: @unchecked Sendable {
     private func perform(_ action: MuxStateMachine.Action) {
         switch action {
         case .send(let frame):
-            if case .failure(_, "overflow", _) = frame { metrics.overflows.increment() }
+            if case .completion(_, let failure?) = frame, failure.code == .overflow { metrics.overflows.increment() }
             session.send(.text(frame.json))
         case .start(let serial, let pipeline, let trace):
             guard let descriptor = PipelineDescriptor.named(pipeline) else { return }
@@ -141,17 +142,27 @@ final class PipelineMultiplexer: @unchecked Sendable {
         }
 
         func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
-            let frame: MuxClientFrame = switch input {
-            case .text(let text): MuxClientFrame(text: text)
-            case .binary: .refused(id: nil, code: .badMessage, message: "binary frames are not accepted; send JSON text")
-            }
-            mux.handle(.frame(frame))
+            mux.handle(Self.read(input))
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Never>) {
             mux.inOrder { [mux] in mux.inbound = nil }
             mux.handle(.closed)
+        }
+
+        /// A client frame as the machine takes it: read in one pass by the wire codec.
+        private static func read(_ message: WebSocketSession.Message) -> MuxStateMachine.Input {
+            switch message {
+            case .text(let text):
+                do {
+                    return .frame(try MuxClientFrame(decoding: text))
+                } catch {
+                    return .refused(error)
+                }
+            case .binary:
+                return .refused(MuxFrameError(id: nil, code: .badMessage, message: "binary frames are not accepted; send JSON text"))
+            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import PipelineWire
+
 /// The frames of `/ws/pipelines` for `AsyncAPIDocument`: the subscriber's calls (client → server)
 /// and the publisher's answers (server → client). An `event` frame's `event` is any message its
 /// pipeline's own endpoint receives, validated against the same schemas.
@@ -66,7 +68,7 @@ extension AsyncAPIMessages {
             "finished": ["const": true],
             "failure": [
                 "type": "object", "additionalProperties": false, "required": ["code", "message"],
-                "properties": ["code": ["type": "string", "enum": ["overflow"]], "message": string],
+                "properties": ["code": ["type": "string", "enum": MuxFailure.Code.allCases.map(\.rawValue)], "message": string],
             ],
         ], optional: ["finished", "failure"])
         payload["oneOf"] = [["required": ["finished"]], ["required": ["failure"]]]

@@ -1,4 +1,5 @@
 import HTTPTestSupport
+import PipelineWire
 import StreamCore
 import XCTest
 
@@ -44,7 +45,7 @@ final class MuxStateMachinePropertyTests: XCTestCase {
                     XCTAssertTrue(model.requested >= model.sent.count, "\(context): \(id) got \(model.sent.count), requested \(model.requested)")
                     XCTAssertEqual(model.sent, Array(model.produced.prefix(model.sent.count)), "\(context): \(id) out of order")
                     live[id] = model
-                case .send(.failure(let id, "overflow", _)):
+                case .send(.completion(let id, let failure?)) where failure.code == .overflow:
                     guard let model = live.removeValue(forKey: id) else { return XCTFail("\(context): overflow for \(id), not live") }
                     XCTAssertEqual(model.produced.count - model.sent.count, settings.maxPendingEvents + 1, "\(context): \(id) overflowed early")
                     ended.append(model.serial)
@@ -84,16 +85,16 @@ final class MuxStateMachinePropertyTests: XCTestCase {
                     live[id] = Model(serial: nextSerial, requested: demand)
                     nextSerial += 1
                 }
-                apply(.frame(.subscribe(id: id, pipeline: "form", demand: demand, trace: false)))
+                apply(.frame(.subscribe(id: id, pipeline: "form", demand: MuxDemand(demand), trace: false)))
             case 2:
                 let demand: Subscribers.Demand = Int.random(in: 0..<8, using: &random) == 0 ? .unlimited : .max(Int.random(in: 1...3, using: &random))
                 live[id]?.requested += demand
-                apply(.frame(.request(id: id, demand: demand)))
+                apply(.frame(.request(id: id, demand: MuxDemand(demand))))
             case 3:
                 if let model = live.removeValue(forKey: id) { ended.append(model.serial) }
                 apply(.frame(.cancel(id: id)))
             case 4:
-                apply(.frame(.send(id: id, message: "m")))
+                apply(.frame(.send(id: id, message: .text("m"))))
             case 5:
                 // A torn-down instance's late event changes nothing.
                 if let serial = ended.randomElement(using: &random) {
@@ -122,5 +123,12 @@ final class MuxStateMachinePropertyTests: XCTestCase {
         apply(.closed)
         XCTAssertEqual(granted, [], "\(context): every granted session given back")
         XCTAssertEqual([mux.running, mux.held], [0, 0], context)
+    }
+}
+
+private extension MuxDemand {
+    /// The model's demand as the frame carries it.
+    init(_ demand: Subscribers.Demand) {
+        self = demand.max.map { .max($0) } ?? .unlimited
     }
 }

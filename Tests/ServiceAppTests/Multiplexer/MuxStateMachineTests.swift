@@ -1,3 +1,4 @@
+import PipelineWire
 import StreamCore
 import XCTest
 
@@ -12,7 +13,7 @@ final class MuxStateMachineTests: XCTestCase {
         MuxStateMachine(settings: .init(maxSubscriptions: maxSubscriptions, maxPendingEvents: maxPendingEvents))
     }
 
-    private func subscribe(_ id: String, _ pipeline: String = "form", demand: Subscribers.Demand = .unlimited, trace: Bool = false) -> MuxStateMachine.Input {
+    private func subscribe(_ id: String, _ pipeline: String = "form", demand: MuxDemand = .unlimited, trace: Bool = false) -> MuxStateMachine.Input {
         .frame(.subscribe(id: id, pipeline: pipeline, demand: demand, trace: trace))
     }
 
@@ -24,7 +25,9 @@ final class MuxStateMachineTests: XCTestCase {
             .send(.subscribed(id: "u1", pipeline: "github-user")), .start(1, pipeline: "github-user", trace: true), .readNext,
         ])
         XCTAssertEqual(mux.running, 1)
-        XCTAssertEqual(mux.handle(.frame(.send(id: "u1", message: "heckj"))), [.deliver(1, message: "heckj"), .readNext])
+        XCTAssertEqual(mux.handle(.frame(.send(id: "u1", message: .text("heckj")))), [.deliver(1, message: "heckj"), .readNext])
+        XCTAssertEqual(mux.handle(.frame(.send(id: "u1", message: .object(json: #"{"type":"input", "value":"x"}"#)))),
+                       [.deliver(1, message: #"{"type":"input", "value":"x"}"#), .readNext], "an object's text as it came")
     }
 
     func testEventsNeverExceedDemandAndWaitInOrderUntilRequested() {
@@ -101,11 +104,11 @@ final class MuxStateMachineTests: XCTestCase {
     func testRefusedFramesAnswerAnErrorAndReadOn() {
         var mux = machine(maxSubscriptions: 1)
         func error(_ id: String?, _ code: MuxErrorCode) -> [Action] {
-            let actions = mux.handle(.frame(.refused(id: id, code: code, message: "m")))
+            let actions = mux.handle(.refused(MuxFrameError(id: id, code: code, message: "m")))
             return actions
         }
         XCTAssertEqual(error(nil, .badMessage), [.send(.error(id: nil, code: .badMessage, message: "m")), .readNext])
-        XCTAssertEqual(mux.handle(.frame(.send(id: "x", message: "m"))).first, .send(.error(id: "x", code: .unknownID, message: "no live subscription has this id")))
+        XCTAssertEqual(mux.handle(.frame(.send(id: "x", message: .text("m")))).first, .send(.error(id: "x", code: .unknownID, message: "no live subscription has this id")))
         XCTAssertEqual(mux.handle(.frame(.cancel(id: "x"))).first, .send(.error(id: "x", code: .unknownID, message: "no live subscription has this id")))
         XCTAssertEqual(mux.handle(subscribe("p", "nope")).first, .send(.error(
             id: "p", code: .unknownPipeline, message: #"no pipeline is called "nope" (see GET /api/pipelines)"#)))
@@ -128,7 +131,7 @@ final class MuxStateMachineTests: XCTestCase {
             .send(.error(id: "b", code: .tooManySessions, message: "this client has its most sessions open (each subscription counts)")),
             .readNext,
         ])
-        XCTAssertEqual(mux.handle(.frame(.send(id: "b", message: "x"))).first?.isError(.unknownID), true, "a refused subscription does not exist")
+        XCTAssertEqual(mux.handle(.frame(.send(id: "b", message: .text("x")))).first?.isError(.unknownID), true, "a refused subscription does not exist")
         XCTAssertEqual(mux.handle(subscribe("b")), [.openSession(3)])
         XCTAssertEqual(mux.handle(.admitted(3, granted: true)), [
             .send(.subscribed(id: "b", pipeline: "form")), .start(3, pipeline: "form", trace: false), .readNext,

@@ -3,7 +3,7 @@
 enum JSONNesting {
     /// Whether `text` opens more than `limit` arrays and objects inside one another at some
     /// point. Stops at the first level past `limit`; malformed text is scanned as it comes.
-    static func exceeds(_ limit: Int, in text: String.UTF8View) -> Bool {
+    static func exceeds(_ limit: Int, in text: some Sequence<UInt8>) -> Bool {
         var depth = 0
         var inString = false
         var escaped = false
