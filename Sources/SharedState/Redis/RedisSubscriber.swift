@@ -55,14 +55,29 @@ public final class RedisSubscriber: Sendable {
 }
 
 /// The subscriber thread's state.
-private final class SubscriberState: @unchecked Sendable {
-    // Sendable: `context`, `subscribed` and `stopped` are guarded by `lock`; the thread alone
-    // reads from `context`, and frees it only with `lock` held, so `stop()` can shut its socket
-    // down from another thread.
-    private let lock = Lock()
-    private var context: UnsafeMutablePointer<redisContext>?
-    private var subscribed = false
-    private var stopped = false
+private final class SubscriberState: Sendable {
+    /// Where the subscription is, with the connection's socket. The thread alone owns the hiredis
+    /// context, and frees it (closing the socket) only with the lock held and the phase moved
+    /// off it, so `stop()` and `reconnect()` can shut the socket down from another thread.
+    private enum Phase: Sendable {
+        /// Between connections (or before the first).
+        case waiting
+        /// Connected, `SUBSCRIBE` not confirmed yet.
+        case connected(socket: Int32)
+        /// Subscribed: messages published now arrive.
+        case subscribed(socket: Int32)
+        /// `stop()` was called: the thread ends.
+        case stopped
+
+        /// The socket to shut down, if any.
+        var socket: Int32? {
+            switch self {
+            case .connected(let socket), .subscribed(let socket): socket
+            case .waiting, .stopped: nil
+            }
+        }
+    }
+    private let phase = Locked(Phase.waiting)
     private let wake = DispatchSemaphore(value: 0)
     private let configuration: RedisClient.Configuration
     private let endpoint: RedisEndpoint
@@ -81,27 +96,37 @@ private final class SubscriberState: @unchecked Sendable {
         self.onMessage = onMessage
     }
 
-    var isSubscribed: Bool { lock.withLock { subscribed } }
+    var isSubscribed: Bool {
+        phase.withLock { phase in
+            if case .subscribed = phase { true } else { false }
+        }
+    }
 
     func stop() {
-        lock.withLock {
-            stopped = true
-            if let context { _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR)) }
+        phase.withLock { phase in
+            if let socket = phase.socket { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            phase = .stopped
         }
         wake.signal()
     }
 
     /// The master changed: the connection to the old one is shut down, and the next is made at once.
     func reconnect() {
-        lock.withLock {
-            if let context { _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR)) }
+        phase.withLock { phase in
+            if let socket = phase.socket { _ = shutdown(socket, Int32(SHUT_RDWR)) }
         }
         wake.signal()
     }
 
+    private var isStopped: Bool {
+        phase.withLock { phase in
+            if case .stopped = phase { true } else { false }
+        }
+    }
+
     func run() {
         var backoff = ReconnectBackoff()
-        while !lock.withLock({ stopped }) {
+        while !isStopped {
             if subscribeAndRead() { backoff.succeeded() }
             let delay = backoff.failed()
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
@@ -114,22 +139,24 @@ private final class SubscriberState: @unchecked Sendable {
         guard let address = endpoint.target.address,
               case .success(let made) = HiredisContext.connect(address, timeout: configuration.timeout) else { return false }
         // Reachable to `stop()` before the handshake, which may wait out the timeout.
-        let admitted = lock.withLock { () -> Bool in
-            guard !stopped else { return false }
-            context = made
+        let socket = made.pointee.fd
+        let admitted = phase.withLock { phase -> Bool in
+            if case .stopped = phase { return false }
+            phase = .connected(socket: socket)
             return true
         }
         defer {
-            lock.withLock {
-                subscribed = false
-                context = nil
+            phase.withLock { phase in
+                if case .stopped = phase {} else { phase = .waiting }
                 redisFree(made)
             }
         }
         guard admitted, HiredisContext.authenticate(made, configuration) == nil,
               case .success = HiredisContext.command(made, [Array("SUBSCRIBE".utf8), Array(channel.utf8)])
         else { return false }
-        lock.withLock { subscribed = !stopped }
+        phase.withLock { phase in
+            if case .connected(let socket) = phase { phase = .subscribed(socket: socket) }
+        }
         readMessages(made)
         return true
     }

@@ -10,46 +10,53 @@ import Locking
 ///
 /// Waiters are registered before the claim is sent, so a landing is never missed between the
 /// two; while the subscription is down (Redis restarting), a follower does not wait at all.
-public final class RedisFlights: SharedFlights, @unchecked Sendable {
-    // Sendable: `waiters`, `following`, `nextID` and `tokens` are guarded by `lock`; `subscriber` is set once,
-    // in `init`; the rest is immutable.
+public final class RedisFlights: SharedFlights, Sendable {
+    private struct State: Sendable {
+        /// Each key's waiting lookups, by id.
+        var waiters: [String: [UInt64: @Sendable (FlightOutcome) -> Void]] = [:]
+        /// The waiters following another replica's flight.
+        var following: Set<UInt64> = []
+        /// The claim tokens of the flights this replica leads, by key.
+        var tokens: [String: String] = [:]
+        var nextID: UInt64 = 0
+    }
     private let client: RedisClient
     private let prefix: String
     private let channel: String
     private let replica = UUID().uuidString
-    private let lock = Lock()
-    private var waiters: [String: [UInt64: @Sendable (FlightOutcome) -> Void]] = [:]
-    private var following: Set<UInt64> = []
-    private var tokens: [String: String] = [:]
-    private var nextID: UInt64 = 0
-    private var subscriber: RedisSubscriber?
+    private let state = Locked(State())
+    /// The landings' subscriber: made in `init`, once `self` can be handed to it.
+    private let landings = Locked<RedisSubscriber?>(nil)
 
     public init(client: RedisClient, prefix: String = "serviceapp:flight:") {
         self.client = client
         self.prefix = prefix
         channel = prefix + "landed"
-        subscriber = RedisSubscriber(client: client, channel: channel) { [weak self] payload in
+        let subscriber = RedisSubscriber(client: client, channel: channel) { [weak self] payload in
             self?.landed(String(decoding: payload, as: UTF8.self))
         }
+        landings.withLock { $0 = subscriber }
     }
 
     deinit { subscriber?.stop() }
+
+    private var subscriber: RedisSubscriber? { landings.withLock { $0 } }
 
     /// Whether landings reach this replica now (false while Redis is unreachable).
     public var isSubscribed: Bool { subscriber?.isSubscribed == true }
 
     /// Lookups of this replica waiting for another replica's request now.
-    public var followers: Int { lock.withLock { following.count } }
+    public var followers: Int { state.withLock { $0.following.count } }
 
     /// Stops listening for landings (at shutdown).
     public func stop() { subscriber?.stop() }
 
     public func join(_ key: String, wait: Duration, completion: @escaping @Sendable (FlightOutcome) -> Void) -> @Sendable () -> Void {
         let key = key.lowercased()
-        let (id, token) = lock.withLock { () -> (UInt64, String) in
-            nextID += 1
-            waiters[key, default: [:]][nextID] = completion
-            return (nextID, "\(replica):\(nextID)")
+        let (id, token) = state.withLock { state -> (UInt64, String) in
+            state.nextID += 1
+            state.waiters[key, default: [:]][state.nextID] = completion
+            return (state.nextID, "\(replica):\(state.nextID)")
         }
         let milliseconds = max(1, Int(wait / .milliseconds(1)))
         client.eval(Self.claimScript, keys: [prefix + "lock:" + key], arguments: [token, String(milliseconds)], affinity: key) {
@@ -58,7 +65,7 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
             case .success(.integer(0)):
                 // Another replica leads: wait for its landing, or give up after `wait`.
                 guard subscriber?.isSubscribed == true else { return finish(key, id, .timedOut) }
-                lock.withLock { if waiters[key]?[id] != nil { following.insert(id) } }
+                state.withLock { state in if state.waiters[key]?[id] != nil { state.following.insert(id) } }
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
                     finish(key, id, .timedOut)
                 }
@@ -67,7 +74,7 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
                 // landing of the previous flight answered it), nobody will land it: release it
                 // now rather than make the others wait it out.
                 guard let completion = remove(key, id) else { return release(key, token) }
-                lock.withLock { tokens[key] = token }
+                state.withLock { $0.tokens[key] = token }
                 completion(.lead)
             default:
                 // No answer (Redis unreachable or slow; the claim may still have been made):
@@ -81,7 +88,7 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
 
     public func land(_ key: String) {
         let key = key.lowercased()
-        guard let token = lock.withLock({ tokens.removeValue(forKey: key) }) else { return }
+        guard let token = state.withLock({ $0.tokens.removeValue(forKey: key) }) else { return }
         release(key, token)
     }
 
@@ -92,9 +99,9 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
 
     /// Every waiter of `key` is told the flight landed.
     private func landed(_ key: String) {
-        let waiting = lock.withLock { () -> [UInt64: @Sendable (FlightOutcome) -> Void] in
-            let waiting = waiters.removeValue(forKey: key) ?? [:]
-            following.subtract(waiting.keys)
+        let waiting = state.withLock { state -> [UInt64: @Sendable (FlightOutcome) -> Void] in
+            let waiting = state.waiters.removeValue(forKey: key) ?? [:]
+            state.following.subtract(waiting.keys)
             return waiting
         }
         for completion in waiting.values { completion(.landed) }
@@ -107,10 +114,10 @@ public final class RedisFlights: SharedFlights, @unchecked Sendable {
 
     @discardableResult
     private func remove(_ key: String, _ id: UInt64) -> (@Sendable (FlightOutcome) -> Void)? {
-        lock.withLock {
-            following.remove(id)
-            let completion = waiters[key]?.removeValue(forKey: id)
-            if waiters[key]?.isEmpty == true { waiters[key] = nil }
+        state.withLock { state in
+            state.following.remove(id)
+            let completion = state.waiters[key]?.removeValue(forKey: id)
+            if state.waiters[key]?.isEmpty == true { state.waiters[key] = nil }
             return completion
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 
 /// Open sessions per client in Redis: one hash per client, a field per session
 /// (`<replica>|<session>`). A replica proves it is alive with a key it renews every 10 s (30 s
@@ -7,28 +8,29 @@ import Foundation
 /// sessions of a replica that was killed stop counting within 30 s. Counting and checking are
 /// one Lua script: replicas admitting sessions of one client at once never pass the limit
 /// together. Closing deletes the session's field, so it can be repeated harmlessly.
-public final class RedisSessionCounts: SharedSessionCounts, @unchecked Sendable {
-    // Sendable: `timer` is set once, in `init`, and only cancelled after; the rest is immutable.
+public final class RedisSessionCounts: SharedSessionCounts, Sendable {
     private let client: RedisClient
     private let prefix: String
     private let replica = UUID().uuidString
-    private var timer: DispatchSourceTimer?
+    /// Renews this replica's key every 10 s (a Dispatch source, which is not `Sendable`: reached
+    /// only under its lock).
+    private let timer = Locked(DispatchSource.makeTimerSource(queue: DispatchQueue(label: "redis.heartbeat")))
 
     public init(client: RedisClient, prefix: String = "serviceapp:") {
         self.client = client
         self.prefix = prefix
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "redis.heartbeat"))
-        timer.schedule(deadline: .now(), repeating: .seconds(10), leeway: .seconds(1))
-        timer.setEventHandler { [weak self] in self?.renew() }
-        timer.resume()
-        self.timer = timer
+        timer.withLock { timer in
+            timer.schedule(deadline: .now(), repeating: .seconds(10), leeway: .seconds(1))
+            timer.setEventHandler { [weak self] in self?.renew() }
+            timer.resume()
+        }
     }
 
-    deinit { timer?.cancel() }
+    deinit { timer.withLock { $0.cancel() } }
 
     /// Stops renewing this replica's key and deletes it (at shutdown): its counts stop counting.
     public func stop() {
-        timer?.cancel()
+        timer.withLock { $0.cancel() }
         client.run(["DEL", replicaKey]) { _ in }
     }
 
