@@ -24,17 +24,19 @@ enum BrowserPage {
     /// The `Content-Type` to serve the page with.
     static let contentType = "text/html; charset=utf-8"
 
-    /// The hosts the pages show images from: GitHub's avatars (users' `avatar_url`).
-    static let imageHosts = ["https://avatars.githubusercontent.com"]
+    /// Where the pages' images may come from: the service itself (the `/favicon.ico` browsers ask
+    /// it for; Firefox reports the request as a violation otherwise) and GitHub's avatars (users'
+    /// `avatar_url`).
+    static let imageSources = ["'self'", "https://avatars.githubusercontent.com"]
 
     /// The `Content-Security-Policy` of the pages, sent as a header and declared in a `<meta>`
     /// element: scripts only from the service itself (`/pipelines.js`, `/pages.js`; no inline
-    /// code), inline styles, images only from GitHub's avatar host, sockets (and any other
+    /// code), inline styles, images only from the service and GitHub's avatar host, sockets (and any other
     /// connection) only to the service — `'self'` covers same-origin `ws:`/`wss:` in current
     /// browsers.
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
-        + "img-src \(imageHosts.joined(separator: " ")); connect-src 'self'; "
+        + "img-src \(imageSources.joined(separator: " ")); connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'"
 
     /// The whole page.

@@ -20,7 +20,7 @@ final class FirefoxPagesTests: EndToEndTestCase {
     func testSearchPage() throws {
         try startService { $0.search.debounce = .milliseconds(50); $0.search.refreshDelay = .milliseconds(100) }
         let report = try drive("/search", PipelinePagesChromiumTests.searchDrive, screenshot: "firefox-search-page.png")
-        XCTAssertEqual(report, "results=heckj+heck total=2 refreshed=yes after=heckj+heck")
+        XCTAssertEqual(report, "results=heckj+heck avatars/placeholders=0/2 total=2 refreshed=yes after=heckj+heck")
     }
 
     func testFormPage() throws {

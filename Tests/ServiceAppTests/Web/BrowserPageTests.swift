@@ -182,7 +182,7 @@ final class BrowserPageTests: XCTestCase {
         // As docs/protocol.md gives it (issue #31: it was looser than documented).
         XCTAssertEqual(
             BrowserPage.contentSecurityPolicy,
-            "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src https://avatars.githubusercontent.com; "
+            "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' https://avatars.githubusercontent.com; "
                 + "connect-src 'self'; base-uri 'none'; form-action 'none'")
         let protocolDoc = try String(
             contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
