@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Where a client's connections go: a fixed address (`redis.url`), or the master the sentinels
 /// name now (`redis.sentinels`), which `SentinelMonitor` updates. Every change bumps a generation,
@@ -17,11 +17,11 @@ public final class RedisEndpoint: Sendable {
         var connectionFailed: @Sendable () -> Void = {}
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A fixed address, or none known yet (nil).
     public init(_ address: RedisAddress?) {
-        state = Mutex(State(target: Target(address: address, generation: 0)))
+        state = Locked(State(target: Target(address: address, generation: 0)))
     }
 
     /// Where to connect now.

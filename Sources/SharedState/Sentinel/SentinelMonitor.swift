@@ -1,6 +1,6 @@
+import Locking
 import CHiredis
 import Foundation
-import Synchronization
 
 /// Carries out `MasterDiscovery` on a thread of its own (asking a sentinel blocks, and a
 /// subscribed sentinel connection blocks until an announcement comes): asks the sentinels for
@@ -14,7 +14,7 @@ final class SentinelMonitor: Sendable {
     private let timeout: Duration
     private let onMasterChange: @Sendable (RedisAddress?) -> Void
     private let onSentinelFailure: @Sendable (RedisAddress, String) -> Void
-    private let inbox: Mutex<Inbox>
+    private let inbox: Locked<Inbox>
     /// The wake pipe's read end (the write end is the inbox's).
     private let wakeReader: Int32
 
@@ -46,7 +46,7 @@ final class SentinelMonitor: Sendable {
             fds = [-1, -1]
         }
         wakeReader = fds[0]
-        inbox = Mutex(Inbox(wakeWriter: fds[1]))
+        inbox = Locked(Inbox(wakeWriter: fds[1]))
         endpoint.onConnectionFailure { [weak self] in self?.post(.masterFailed) }
         let thread = Thread { [self] in run() }
         thread.name = "redis.sentinel"

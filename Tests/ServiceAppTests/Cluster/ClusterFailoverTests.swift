@@ -1,9 +1,9 @@
+import Locking
 import FakeGithub
 import Foundation
 import HTTPTestSupport
 import Logging
 import SharedState
-import Synchronization
 import XCTest
 
 /// A Sentinel failover under load (issue #33), as `make cluster-test` runs it: the cluster's two
@@ -109,7 +109,7 @@ private final class TypingLoad: Sendable {
         var sessionsLost = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let port: UInt16
     private let sessions: Int
     private let done = DispatchGroup()
