@@ -45,18 +45,22 @@ struct FakeGithubServerCommand: ParsableCommand {
             throw ValidationError("cannot listen on 127.0.0.1:\(port): \(error)")
         }
         FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
+        // SIGTERM or SIGINT stops the fake and returns from `run`, so the process ends through
+        // `main` with everything released (an `exit` from the handler left the command and the
+        // sources behind, which LeakSanitizer reports in `make asan`).
+        let stopped = DispatchSemaphore(value: 0)
+        let signals = DispatchQueue(label: "fakegithub.signals")
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                fake.stop()
-                Foundation.exit(0)
-            }
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signals)
+            source.setEventHandler { stopped.signal() }
             source.resume()
             sources.append(source)
         }
-        withExtendedLifetime(sources) { dispatchMain() }
+        stopped.wait()
+        sources.forEach { $0.cancel() }
+        fake.stop()
     }
 }
 
