@@ -1,5 +1,6 @@
 import Foundation
 import GithubProxy
+import HTTPServer
 import Metrics
 import Prometheus
 
@@ -53,21 +54,20 @@ final class ServiceMetrics: Sendable {
     }
 
     /// Records how late a pipeline's timer fired against its deadline.
-    var timerLateness: @Sendable (Duration) -> Void {
-        let timer = Metrics.Timer(label: Self.timerLatenessLabel)
-        return { timer.recordNanoseconds(Int64($0 / .nanoseconds(1))) }
-    }
+    var timerLateness: @Sendable (Duration) -> Void { Self.recorder(Self.timerLatenessLabel) }
 
     /// Records a `github-user` answer that needed no upstream request: from the throttle's
     /// release of the value (plus the input's way to the throttle) to its `result` frame written.
-    var cachedResult: @Sendable (Duration) -> Void {
-        let timer = Metrics.Timer(label: Self.cachedResultLabel)
+    var cachedResult: @Sendable (Duration) -> Void { Self.recorder(Self.cachedResultLabel) }
+
+    /// Records each duration it is given into the histogram `label` (made once, here).
+    private static func recorder(_ label: String) -> @Sendable (Duration) -> Void {
+        let timer = Metrics.Timer(label: label)
         return { timer.recordNanoseconds(Int64($0 / .nanoseconds(1))) }
     }
 
     static let timerLatenessLabel = "pipeline_timer_lateness_seconds"
     static let cachedResultLabel = "pipeline_cached_result_seconds"
-    static let requestDurationLabel = "http_request_duration_seconds"
 
     /// The buckets of the server's own latencies (timers, cached answers, requests): 10 µs to
     /// 1 s, finest around the millisecond that their goals are stated in.
@@ -94,7 +94,7 @@ final class ServiceMetrics: Sendable {
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
         ]
-        for label in [timerLatenessLabel, cachedResultLabel, requestDurationLabel] {
+        for label in [timerLatenessLabel, cachedResultLabel, Router.durationLabel] {
             factory.durationHistogramBuckets[label] = fineBuckets
         }
         MetricsSystem.bootstrap(factory)
