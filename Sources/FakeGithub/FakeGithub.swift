@@ -6,7 +6,9 @@ import Logging
 /// A fake GitHub API on loopback for tests and benchmarks: `GET /users/{login}` answers from
 /// fixtures (with `ETag`, `304` on a matching `If-None-Match`, and `x-ratelimit-*` headers), or
 /// with a fault scripted for that login; `GET /search/users` searches the fixtures under the
-/// `search` rate-limit resource (`FakeGithubSearch`); every request is logged.
+/// `search` rate-limit resource (`FakeGithubSearch`); every API request is logged.
+/// `GET /avatars/u/{id}` serves the users' avatar images (`FakeGithubAvatar`), which their
+/// `avatar_url`s name on the fake's own base URL.
 ///
 /// ```swift
 /// let fake = FakeGithub()
@@ -42,9 +44,13 @@ public final class FakeGithub: Sendable {
         let search = self.search
         router.get("/search/users") { request in
             state.record(request)
-            let answer = search.respond(to: request, users: state.allUsers)
+            let answer = search.respond(to: request, users: state.allUsers, baseURL: state.baseURL)
             if answer.hold > .zero { try? await Task.sleep(for: answer.hold) }
             return answer.response
+        }
+        router.get("/avatars/u/{id}") { request in
+            guard let id = request.pathParameters["id"].flatMap(Int.init), id > 0 else { return FakeGithubState.error(404) }
+            return FakeGithubAvatar.response(id: id, login: state.avatarLogin(id: id))
         }
         router.notFound = { request in
             _ = state.respond(to: request, login: nil)
@@ -59,10 +65,12 @@ public final class FakeGithub: Sendable {
         )
     }
 
-    /// Starts listening; returns the base URL to configure a client with.
+    /// Starts listening; returns the base URL to configure a client with (users' `avatar_url`s
+    /// point at it too).
     public func start() throws -> URL {
         let address = try server.start()
         guard let url = URL(string: "http://127.0.0.1:\(address.port)") else { throw URLError(.badURL) }
+        state.baseURL = url.absoluteString
         return url
     }
 
@@ -143,8 +151,11 @@ public final class FakeGithub: Sendable {
     /// The requests received, oldest first (at most `logCapacity`).
     public var requests: [ReceivedRequest] { state.requests }
 
-    /// Every request received.
+    /// Every API request received (avatar images are counted in `avatarRequestCount`).
     public var requestCount: Int { state.requestCount }
+
+    /// `GET /avatars/u/{id}` requests received: the avatar images browsers loaded.
+    public var avatarRequestCount: Int { state.avatarRequestCount }
 
     /// Requests received for `/users/{login}` (case-insensitive).
     public func requestCount(for login: String) -> Int { state.requestCount(for: login) }

@@ -29,13 +29,13 @@ final class FakeGithubSearch: Sendable {
     func clearLog() { state.withLock { $0.queries = [] } }
 
     /// Answers a search among `users`, after `hold` (a `.delay` fault).
-    func respond(to request: HTTPRequest, users: [FakeGithubUser]) -> (response: HTTPResponse, hold: Duration) {
-        let (response, fault) = answer(request, users: users)
+    func respond(to request: HTTPRequest, users: [FakeGithubUser], baseURL: String) -> (response: HTTPResponse, hold: Duration) {
+        let (response, fault) = answer(request, users: users, baseURL: baseURL)
         if case .delay(let delay)? = fault { return (response, max(.zero, delay)) }
         return (response, .zero)
     }
 
-    private func answer(_ request: HTTPRequest, users: [FakeGithubUser]) -> (HTTPResponse, FakeGithubFault?) {
+    private func answer(_ request: HTTPRequest, users: [FakeGithubUser], baseURL: String) -> (HTTPResponse, FakeGithubFault?) {
         let parameters = Self.parameters(request.query ?? "")
         let query = parameters["q"] ?? ""
         let perPage = min(100, max(1, parameters["per_page"].flatMap(Int.init) ?? 30))
@@ -67,7 +67,7 @@ final class FakeGithubSearch: Sendable {
         let items = matches.prefix(perPage).map { user -> [String: Any] in
             [
                 "login": user.login, "id": user.id, "node_id": "U_fake\(user.id)",
-                "avatar_url": "https://avatars.githubusercontent.com/u/\(user.id)?v=4",
+                "avatar_url": FakeGithubAvatar.url(baseURL: baseURL, id: user.id),
                 "html_url": "https://github.com/\(user.login)", "type": "User", "score": 1.0,
             ]
         }

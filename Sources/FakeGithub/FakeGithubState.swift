@@ -18,6 +18,10 @@ final class FakeGithubState: Sendable {
         var anyLogin = false
         var userCacheControl = "private, max-age=60, s-maxage=60"
         var userAge: Int?
+        var baseURL = "http://127.0.0.1"
+        /// The logins of the synthetic users answered, by id, for their avatars' initials.
+        var syntheticLogins: [Int: String] = [:]
+        var avatarRequests = 0
 
         /// Logs `request`, keeping the newest `capacity` (none when 0).
         mutating func append(_ request: ReceivedRequest, capacity: Int) {
@@ -54,6 +58,14 @@ final class FakeGithubState: Sendable {
         get { state.withLock { $0.userAge } }
         set { state.withLock { $0.userAge = newValue } }
     }
+
+    /// The fake's own base URL (`http://127.0.0.1:PORT` once it listens), in `avatar_url`s.
+    var baseURL: String {
+        get { state.withLock { $0.baseURL } }
+        set { state.withLock { $0.baseURL = newValue } }
+    }
+    /// The synthetic users' logins remembered for their avatars: at most this many.
+    static let syntheticLoginCapacity = 10_000
 
     init(users: [FakeGithubUser], logCapacity: Int) {
         self.logCapacity = max(0, logCapacity)
@@ -93,6 +105,18 @@ final class FakeGithubState: Sendable {
         }
     }
 
+    /// Counts an avatar request and gives the login of user `id`: a fixture's, or a synthetic
+    /// user's answered before (nil for any other id).
+    func avatarLogin(id: Int) -> String? {
+        state.withLock { state in
+            state.avatarRequests += 1
+            return state.users.values.first { $0.id == id }?.login ?? state.syntheticLogins[id]
+        }
+    }
+
+    /// `GET /avatars/u/{id}` requests received (not in `requests`: they are not API requests).
+    var avatarRequestCount: Int { state.withLock { $0.avatarRequests } }
+
     // MARK: Log
 
     var requests: [ReceivedRequest] { state.withLock { $0.log } }
@@ -105,6 +129,7 @@ final class FakeGithubState: Sendable {
             state.log = []
             state.counts = [:]
             state.total = 0
+            state.avatarRequests = 0
         }
     }
 
@@ -117,18 +142,25 @@ final class FakeGithubState: Sendable {
     /// trickle (a `304` or `404` under a `.delay` fault), so those are as slow as the rest.
     func respond(to request: HTTPRequest, login: String?) -> (response: HTTPResponse, hold: Duration) {
         let key = login?.lowercased()
-        let (user, fault, remaining, cacheControl, age) = state.withLock { state -> (FakeGithubUser?, FakeGithubFault?, Int, String, Int?) in
+        let (user, fault, remaining, cacheControl, age, baseURL) = state.withLock {
+            state -> (FakeGithubUser?, FakeGithubFault?, Int, String, Int?, String) in
             state.total += 1
             state.append(ReceivedRequest(method: request.method.rawValue, path: request.path, headers: request.headers, login: login), capacity: logCapacity)
-            guard let key else { return (nil, nil, state.remaining, state.userCacheControl, state.userAge) }
+            guard let key else { return (nil, nil, state.remaining, state.userCacheControl, state.userAge, state.baseURL) }
             state.counts[key, default: 0] += 1
             var fault = state.persistent[key] ?? state.fallbackFault
             if var queued = state.scripts[key], !queued.isEmpty {
                 fault = queued.removeFirst()
                 state.scripts[key] = queued
             }
-            let user = state.users[key] ?? (state.anyLogin ? FakeGithubUser.synthetic(login: login ?? key) : nil)
-            return (user, fault, state.remaining, state.userCacheControl, state.userAge)
+            var user = state.users[key]
+            if user == nil, state.anyLogin, let synthetic = FakeGithubUser.synthetic(login: login ?? key) {
+                user = synthetic
+                if state.syntheticLogins.count < Self.syntheticLoginCapacity || state.syntheticLogins[synthetic.id] != nil {
+                    state.syntheticLogins[synthetic.id] = synthetic.login
+                }
+            }
+            return (user, fault, state.remaining, state.userCacheControl, state.userAge, state.baseURL)
         }
         var headers = Self.rateLimitHeaders(remaining: remaining, resetIn: 3_600)
         var hold = Duration.zero
@@ -157,7 +189,7 @@ final class FakeGithubState: Sendable {
             return (HTTPResponse(status: .notModified, headers: headers), hold)
         }
         headers.set("Content-Type", "application/json; charset=utf-8")
-        let body = user.json
+        let body = user.json(baseURL: baseURL)
         switch fault {
         case .delay(let delay)?:
             let queue = trickleQueue

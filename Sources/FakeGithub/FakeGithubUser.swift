@@ -19,10 +19,11 @@ public struct FakeGithubUser: Sendable, Equatable {
     /// The weak validator GitHub-style answers carry; changes whenever the user changes.
     public var etag: String { "W/\"u\(id)v\(version)\"" }
 
-    /// The answer body, shaped like GitHub's (a subset of its fields, `name` as `null` when absent).
-    public var json: [UInt8] {
+    /// The answer body of a fake at `baseURL`, shaped like GitHub's (a subset of its fields,
+    /// `name` as `null` when absent); `avatar_url` is the fake's own image (`FakeGithubAvatar`).
+    public func json(baseURL: String) -> [UInt8] {
         let body = Body(
-            login: login, id: id, node_id: "U_fake\(id)", avatar_url: "https://avatars.githubusercontent.com/u/\(id)?v=4",
+            login: login, id: id, node_id: "U_fake\(id)", avatar_url: FakeGithubAvatar.url(baseURL: baseURL, id: id),
             url: "https://api.github.com/users/\(login)", html_url: "https://github.com/\(login)", type: "User",
             site_admin: false, name: name, public_repos: publicRepos, followers: 0, following: 0
         )

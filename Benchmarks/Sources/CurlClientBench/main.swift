@@ -72,7 +72,7 @@ fake.stop()
 
 func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
-print("\(loops) concurrent loops, \(format(seconds, 0)) s per client, GET \(url.path) (\(FakeGithubUser.fixtures[0].json.count) B JSON) from a local HTTPServer\n")
+print("\(loops) concurrent loops, \(format(seconds, 0)) s per client, GET \(url.path) (\(FakeGithubUser.fixtures[0].json(baseURL: baseURL.absoluteString).count) B JSON) from a local HTTPServer\n")
 print("| client | requests | failures | requests/s | p50 (ms) | p99 (ms) |")
 print("|---|---:|---:|---:|---:|---:|")
 for (name, outcome) in rows {

@@ -25,7 +25,7 @@ final class SearchTests: FakeGithubTestCase {
         XCTAssertEqual(result.totalCount, 3)
         XCTAssertEqual(result.items.map(\.login), ["heckj", "heck", "hec"])
         XCTAssertEqual(result.items.first, GithubSearchItem(
-            login: "heckj", id: 43388, avatarURL: "https://avatars.githubusercontent.com/u/43388?v=4", htmlURL: "https://github.com/heckj"))
+            login: "heckj", id: 43388, avatarURL: "\(baseURL.absoluteString)/avatars/u/43388?v=4", htmlURL: "https://github.com/heckj"))
         XCTAssertEqual(fake.searchQueries, ["HEC"])
         XCTAssertEqual(fake.requests.last?.path, "/search/users")
     }
