@@ -67,7 +67,8 @@ final class Service: Sendable {
         server = HTTPServer(
             configuration: config.serverConfiguration,
             router: Service.router(
-                client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing, logger: logger),
+                client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing,
+                policy: PageSecurityPolicy(githubAPIURL: config.githubAPIURL), logger: logger),
             logger: logger
         )
         server.setErrorResponse { status, message in
@@ -140,14 +141,16 @@ final class Service: Sendable {
 
     private static func router(
         client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?,
-        logger: Logger
+        policy: PageSecurityPolicy, logger: Logger
     ) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
         router.methodNotAllowed = { _ in JSONResponse.error(.methodNotAllowed, "method_not_allowed") }
-        router.get("/", static: BrowserPage.response(BrowserPage.html))
-        router.get("/search", static: BrowserPage.response(SearchPage.html))
-        router.get("/form", static: BrowserPage.response(FormPage.html))
+        // The pages' policy allows images from where this configuration's avatars come from.
+        router.get("/", static: BrowserPage.response(BrowserPage.html(policy: policy), policy: policy))
+        router.get("/search", static: BrowserPage.response(SearchPage.html(policy: policy), policy: policy))
+        router.get("/form", static: BrowserPage.response(FormPage.html(policy: policy), policy: policy))
+        router.get("/playground", static: BrowserPage.response(PlaygroundPage.html(policy: policy), policy: policy))
         router.get(PipelineClientScript.path, immediate: { request in PipelineClientScript.response(query: request.query) })
         router.get(PageScript.path, immediate: { request in PageScript.served.response(query: request.query) })
         router.get("/asyncapi.json", immediate: { _ in

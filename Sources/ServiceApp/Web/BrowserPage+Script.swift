@@ -1,8 +1,9 @@
 extension BrowserPage {
     /// The page's script: the `github-user` subscription through the shared client (`pipelines`,
     /// see `PipelineClientScript`), and the rendering of `hello`, `activity`, `result` and `error`
-    /// events. Only `textContent` is written (no HTML from the network), and only `https:` URLs
-    /// reach `img.src` and `a.href`.
+    /// events. Only `textContent` is written (no HTML from the network), only `https:` URLs
+    /// reach `a.href`, and only URLs the page's policy allows images from reach `img.src`
+    /// (`images.allows`, `PageScript`).
     static let script = #"""
         (function () {
           "use strict";
@@ -45,7 +46,7 @@ extension BrowserPage {
           }
 
           function showUser(user) {
-            if (isHTTPS(user.avatar_url)) {
+            if (images.allows(user.avatar_url)) {
               avatar.src = user.avatar_url;
               avatar.alt = "Avatar of " + user.login;
               avatar.hidden = false;

@@ -7,16 +7,17 @@ import HTTPServer
 /// an activity spinner driven by `activity` events, the user's avatar, name and login, and the
 /// repository count (`unknown` when a result has no users). Self-contained: inline CSS and the
 /// service's own scripts (`/pipelines.js`, `/pages.js`: no inline script), nothing else except
-/// the avatar image from GitHub. The markup is
+/// the avatar image (from where `PageSecurityPolicy` allows). The markup is
 /// XHTML-compatible (void elements self-closed, style in a CDATA section) so tests
 /// can parse it with `XMLParser`. Stable ids for browser tests: `#username`, `#spinner`,
 /// `#avatar`, `#name`, `#login`, `#repos`, `#status`, `#connection`.
 enum BrowserPage {
-    /// A page as served: its `html` with the `Content-Security-Policy` header, revalidated on
-    /// every load (`no-cache`) so a page always names the client script of the running service.
-    static func response(_ html: String) -> HTTPResponse {
+    /// A page as served: its `html` with `policy` as its `Content-Security-Policy` header,
+    /// revalidated on every load (`no-cache`) so a page always names the client script of the
+    /// running service.
+    static func response(_ html: String, policy: PageSecurityPolicy) -> HTTPResponse {
         HTTPResponse(status: .ok, headers: [
-            "Content-Type": contentType, "Content-Security-Policy": contentSecurityPolicy, "Cache-Control": "no-cache",
+            "Content-Type": contentType, "Content-Security-Policy": policy.text, "Cache-Control": "no-cache",
             "X-Content-Type-Options": "nosniff",
         ], body: .bytes(Array(html.utf8)))
     }
@@ -24,40 +25,38 @@ enum BrowserPage {
     /// The `Content-Type` to serve the page with.
     static let contentType = "text/html; charset=utf-8"
 
-    /// Where the pages' images may come from: the service itself (the `/favicon.ico` browsers ask
-    /// it for; Firefox reports the request as a violation otherwise) and GitHub's avatars (users'
-    /// `avatar_url`).
-    static let imageSources = ["'self'", "https://avatars.githubusercontent.com"]
+    /// The whole page, declaring `policy` (`PageSecurityPolicy`) in its `<meta>`.
+    static func html(policy: PageSecurityPolicy) -> String { head(policy: policy, title: "GitHub user lookup") + body }
 
-    /// The `Content-Security-Policy` of the pages, sent as a header and declared in a `<meta>`
-    /// element: scripts only from the service itself (`/pipelines.js`, `/pages.js`; no inline
-    /// code), inline styles, images only from the service and GitHub's avatar host, sockets (and any other
-    /// connection) only to the service — `'self'` covers same-origin `ws:`/`wss:` in current
-    /// browsers.
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
-        + "img-src \(imageSources.joined(separator: " ")); connect-src 'self'; "
-        + "base-uri 'none'; form-action 'none'"
-
-    /// The whole page.
-    static let html: String = head + body
-
-    private static let head = """
+    /// The `<head>` every page shares: `policy`, `title` and the stylesheets (`extraStyle`
+    /// after the pages' common one, then the marble diagram's).
+    static func head(policy: PageSecurityPolicy, title: String, extraStyle: String = "") -> String {
+        """
         <!DOCTYPE html>
         <html lang="en" xmlns="http://www.w3.org/1999/xhtml">
         <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)" />
+        <meta http-equiv="Content-Security-Policy" content="\(policy.text)" />
         <meta name="color-scheme" content="light dark" />
-        <title>GitHub user lookup</title>
+        <title>\(title)</title>
         <style>/*<![CDATA[*/
         \(style)
+        \(extraStyle)
         \(MarbleDiagram.style)
         /*]]>*/</style>
         </head>
 
         """
+    }
+
+    /// The links between the pages, at the foot of each.
+    static let navigation = #"""
+          <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a> · <a href="/playground">playground</a></nav>
+        """#
+
+    /// The paths `navigation` links to.
+    static let pagePaths = ["/", "/search", "/form", "/playground"]
 
     private static let body = """
         \(PageScript.body(page: PipelineDescriptor.githubUser.name))
@@ -85,7 +84,7 @@ enum BrowserPage {
           <p id="status" class="status" role="status" aria-live="polite">type a username</p>
           <footer id="pipeline" class="pipeline">throttle → removeDuplicates → lookup → switchToLatest</footer>
         \(MarbleDiagram.markup(stages: PipelineDescriptor.githubUser.stages))
-          <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
+        \(navigation)
         </main>
         \(PipelineClientScript.element)
         \(PageScript.element)

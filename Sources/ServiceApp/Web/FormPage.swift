@@ -2,10 +2,12 @@
 /// `#value2`, `#value2_repeat`, `#value1-hint`, `#value2-hint`, `#submit`, `#status`.
 enum FormPage {
     /// The password's stages are drawn masked in the pipeline diagram, as the fields show them.
-    static let html = PipelinePage.html(
-        title: "Sign-up form", stages: PipelineDescriptor.form.stages, masked: ["value2", "value2_repeat", "validatedValue2"],
+    static func html(policy: PageSecurityPolicy) -> String {
+        PipelinePage.html(
+        policy: policy, title: "Sign-up form", stages: PipelineDescriptor.form.stages, masked: ["value2", "value2_repeat", "validatedValue2"],
         content: content, page: PipelineDescriptor.form.name
-    )
+        )
+    }
 
     private static let content = """
           <div class="field">

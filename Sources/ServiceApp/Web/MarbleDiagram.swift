@@ -10,13 +10,16 @@
 enum MarbleDiagram {
     /// The switch, the diagram for `stages`, and the tapped marble's line. The values of the
     /// `masked` stages (a password field's) are drawn as one dot per character, as the field shows them.
-    static func markup(stages: [String], masked: [String] = []) -> String {
+    /// A `live` diagram (the playground's) has no switch: it is always shown, its page always
+    /// asks for traces, and the page names its lanes at run time (`marbles.lanes`).
+    static func markup(stages: [String], masked: [String] = [], live: Bool = false) -> String {
         func json(_ names: [String]) -> String { "[" + names.map { "&quot;\($0)&quot;" }.joined(separator: ",") + "]" }
+        let toggle = live ? "" : #"<label class="switch"><input type="checkbox" id="show-pipeline" /> show pipeline</label>"#
         return """
           <section class="marble-section" aria-label="Pipeline diagram">
-            <label class="switch"><input type="checkbox" id="show-pipeline" /> show pipeline</label>
-            <div id="marble-view" hidden="hidden">
-              <svg id="marbles" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Live marble diagram of this session's pipeline" data-stages="\(json(stages))" data-masked="\(json(masked))"></svg>
+            \(toggle)
+            <div id="marble-view"\(live ? "" : #" hidden="hidden""#)>
+              <svg id="marbles" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Live marble diagram of this session's pipeline" data-stages="\(json(stages))" data-masked="\(json(masked))"\(live ? #" data-live="true""# : "")></svg>
               <p id="marble-detail" class="marble-detail" aria-live="polite"></p>
               <p class="marble-actions"><button type="button" id="marble-export">download SVG</button></p>
             </div>
@@ -51,7 +54,9 @@ enum MarbleDiagram {
         .marble-detail { min-height: 1.2em; margin: 4px 0 0; color: var(--muted); font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         """
 
-    /// Defines `marbles`: `{ add(event), on, snapshot() }` (`on`: the switch is on, the page asks for traces).
+    /// Defines `marbles`: `{ add(event), on, snapshot(), lanes(names) }` (`on`: the switch is on,
+    /// or the diagram is live, and the page asks for traces; `lanes` replaces the lanes, for a
+    /// new subscription, and starts the drawing over).
     ///
     /// With the switch on, the page's card widens (`tracing`) to give the diagram room. The
     /// drawing is redone every 100 ms from the events of the last `WINDOW_MS`. The SVG's user
@@ -65,11 +70,13 @@ enum MarbleDiagram {
         var marbles = (function () {
           "use strict";
           var svg = document.getElementById("marbles");
-          var on = /(^|[?&])trace=1(&|$)/.test(location.search.slice(1));
-          if (!svg) { return { add: function () {}, on: false, snapshot: function () { return ""; } }; }
+          if (!svg) { return { add: function () {}, on: false, snapshot: function () { return ""; }, lanes: function () {} }; }
+          var on = svg.getAttribute("data-live") === "true" || /(^|[?&])trace=1(&|$)/.test(location.search.slice(1));
           var toggle = document.getElementById("show-pipeline"), detail = document.getElementById("marble-detail");
-          toggle.checked = on;
-          toggle.addEventListener("change", function () { location.search = toggle.checked ? "?trace=1" : ""; });
+          if (toggle) {
+            toggle.checked = on;
+            toggle.addEventListener("change", function () { location.search = toggle.checked ? "?trace=1" : ""; });
+          }
           document.getElementById("marble-view").hidden = !on;
           if (on) { document.body.classList.add("tracing"); }
           var NS = "http://www.w3.org/2000/svg", WINDOW_MS = 10000, MAX_EVENTS = 3000, COMPACT_WIDTH = 480;
@@ -89,7 +96,8 @@ enum MarbleDiagram {
           function xAt(age) { return layout.right - age / WINDOW_MS * (layout.right - layout.left); }
           function drawLanes() {
             var width = Math.round(svg.getBoundingClientRect().width) || 400, compact = width < COMPACT_WIDTH;
-            layout = { width: width, compact: compact, left: compact ? 8 : 120, right: width - 12,
+            var longest = stages.reduce(function (most, stage) { return Math.max(most, stage.length); }, 0);
+            layout = { width: width, compact: compact, left: compact ? 8 : Math.min(200, Math.max(120, 16 + longest * 7)), right: width - 12,
                        top: compact ? 28 : 22, lane: compact ? 48 : 36 };
             var bottom = laneY(stages.length - 1) + (compact ? 26 : 20);
             svg.setAttribute("viewBox", "0 0 " + width + " " + (bottom + 16));
@@ -171,6 +179,14 @@ enum MarbleDiagram {
             });
             if (events.length === 0 && timer !== null) { clearInterval(timer); timer = null; }
           }
+          function setLanes(names) {
+            stages = names.slice();
+            events = [];
+            offset = null;
+            lastT = 0;
+            clear(layer);
+            drawLanes();
+          }
           function add(event) {
             if (!on || typeof event.t !== "number") { return; }
             if (event.t < lastT) { events = []; offset = null; }
@@ -191,7 +207,7 @@ enum MarbleDiagram {
             });
             var style = el("style", {});
             style.textContent = rules.join("\n").replace(/var\((--[a-z-]+)\)/g, function (_, name) { return page.getPropertyValue(name).trim(); });
-            ["data-stages", "data-masked", "role", "aria-label"].forEach(function (name) { copy.removeAttribute(name); });
+            ["data-stages", "data-masked", "data-live", "role", "aria-label"].forEach(function (name) { copy.removeAttribute(name); });
             copy.setAttribute("width", box.width);
             copy.setAttribute("height", box.height);
             copy.setAttribute("color", getComputedStyle(svg).color);
@@ -216,7 +232,7 @@ enum MarbleDiagram {
             var width = Math.round(svg.getBoundingClientRect().width);
             if (on && width && width !== layout.width) { drawLanes(); draw(); }
           });
-          return { add: add, on: on, snapshot: snapshot };
+          return { add: add, on: on, snapshot: snapshot, lanes: setLanes };
         })();
         """#
 }

@@ -72,6 +72,18 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/playground": {
+              "get": {
+                "operationId": "getPlaygroundPage",
+                "summary": "The playground: compose a pipeline from the operator catalog (/api/operators) and run it live over /ws/pipelines, with a marble lane per stage; the definition travels in the URL (/playground#d=<URL-encoded definition JSON>)",
+                "responses": {
+                  "200": {
+                    "description": "A self-contained HTML page",
+                    "content": { "text/html": { "schema": { "type": "string" } } }
+                  }
+                }
+              }
+            },
             "/pipelines.js": {
               "get": {
                 "operationId": "getPipelinesClientScript",

@@ -1,15 +1,16 @@
 import HTTPServer
 
 /// The pages' one client of `/ws/pipelines`, served as its own resource (`GET /pipelines.js`) and
-/// loaded by `/`, `/search` and `/form` (`<script src="/pipelines.js?v=…">`).
+/// loaded by `/`, `/search`, `/form` and `/playground` (`<script src="/pipelines.js?v=…">`).
 ///
 /// It defines `pipelines.subscribe(name, handlers)`: the page's pipeline as a subscription on the
 /// page's one socket. The client keeps a demand window: it subscribes with `demand: 16` and, as
 /// the page draws events, tops the demand up with `request` once half of it is used, so at most
 /// 16 events are ever outstanding. It reconnects with doubling back-off (0.5 s to 10 s, jittered)
 /// and subscribes again on the new socket; a subscription that ends (`completion`) or is refused
-/// (`error` before `subscribed`) is shown and started again with the same back-off. Only
-/// `textContent` is ever written from the network.
+/// (`error` before `subscribed`) is shown and started again with the same back-off — except a
+/// refused definition (`bad_pipeline`), which would be refused again: that is handed to the page
+/// (with its `stage`) and left. Only `textContent` is ever written from the network.
 enum PipelineClientScript {
     /// The path the service serves the script at.
     static let path = "/pipelines.js"
@@ -43,8 +44,10 @@ enum PipelineClientScript {
     /// completion, with `message`) and `{type:"closed"}` (the subscription is gone until it is
     /// started again), `onTrace(frame)` for traces, `onStart(send)` each time it is (re)subscribed
     /// (the page re-sends its fields), and `connection`, an element that shows the state in its
-    /// `data-state` (`connecting`, `open`, `closed`, `ended`) and its text. `subscribe` returns
-    /// `send(message)`, which reports whether the socket took the message.
+    /// `data-state` (`connecting`, `open`, `closed`, `ended`) and its text. `subscribe`'s
+    /// `pipeline` is a catalog name or a definition object; it returns `send(message)`, which
+    /// reports whether the socket took the message, and whose `send.cancel()` ends the
+    /// subscription for good (a `cancel` frame when it is live on the socket).
     static let script = #"""
         /* The service's browser client of /ws/pipelines (one socket per page, Combine's demand on the wire). */
         var pipelines = (function () {
@@ -98,6 +101,27 @@ enum PipelineClientScript {
             }, wait);
           }
 
+          // A definition the service refused would be refused again: the page shows why, and the
+          // subscription stays ended (until the page makes a new one, or the socket reconnects).
+          function refuse(sub, frame, text) {
+            delete subscriptions[sub.id];
+            sub.live = false;
+            sub.handlers.onEvent({ type: "closed" });
+            sub.handlers.onEvent({ type: "error", code: frame.code, stage: typeof frame.stage === "number" ? frame.stage : null, message: text });
+          }
+
+          // Ends `sub` for good: nothing more of it is started, sent or handed to the page.
+          function cancel(sub) {
+            if (sub.timer !== null) { clearTimeout(sub.timer); sub.timer = null; }
+            var index = all.indexOf(sub);
+            if (index >= 0) { all.splice(index, 1); }
+            if (subscriptions[sub.id] === sub) {
+              delete subscriptions[sub.id];
+              send({ type: "cancel", id: sub.id });
+            }
+            sub.live = false;
+          }
+
           // After the page has drawn an event: top the demand up once half the window is used.
           function topUp(sub) {
             if (sub.outstanding > WINDOW / 2 || subscriptions[sub.id] !== sub) { return; }
@@ -131,7 +155,10 @@ enum PipelineClientScript {
                 break;
               case "error":
                 var text = "refused: " + String(frame.message || frame.code);
-                if (sub && !sub.live) { restart(sub, text); return; }
+                if (sub && !sub.live) {
+                  if (frame.code === "bad_pipeline") { refuse(sub, frame, text); } else { restart(sub, text); }
+                  return;
+                }
                 // An error without an id concerns every subscription; one with an id that is no
                 // longer live (a send that crossed a refusal), none.
                 (sub ? [sub] : frame.id === null ? all : []).forEach(function (each) {
@@ -176,6 +203,7 @@ enum PipelineClientScript {
             sub.send = function (message) {
               return subscriptions[sub.id] === sub && send({ type: "send", id: sub.id, message: message });
             };
+            sub.send.cancel = function () { cancel(sub); };
             all.push(sub);
             if (socket === null && timer === null) { connect(); } else if (socket && socket.readyState === 1) { start(sub); }
             return sub.send;

@@ -1,28 +1,16 @@
 /// The browser pages of the search and form pipelines (`/search`, `/form`): the same head,
-/// stylesheet and Content-Security-Policy as `BrowserPage`, links between the three pages, and
+/// stylesheet and Content-Security-Policy as `BrowserPage`, links between the pages, and
 /// the shared client of `/ws/pipelines` (`PipelineClientScript`) that each page's own script
 /// drives. XHTML-compatible like `BrowserPage`, so tests can parse them with `XMLParser`.
 enum PipelinePage {
-    /// A whole page: `title`, the card's `content` markup, the pipeline's `stages` (the lanes of
+    /// A whole page under `policy`: `title`, the card's `content` markup, the pipeline's `stages` (the lanes of
     /// its marble diagram, `MarbleDiagram`; the `masked` ones carry a password), and the page's
     /// `page`, the pipeline whose code in `/pages.js` (`PageScript`) the page runs: it subscribes
     /// with `pipelines.subscribe` (see `PipelineClientScript`).
-    static func html(title: String, stages: [String], masked: [String] = [], content: String, page: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en" xmlns="http://www.w3.org/1999/xhtml">
-        <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta http-equiv="Content-Security-Policy" content="\(BrowserPage.contentSecurityPolicy)" />
-        <meta name="color-scheme" content="light dark" />
-        <title>\(title)</title>
-        <style>/*<![CDATA[*/
-        \(BrowserPage.style)
-        \(extraStyle)
-        \(MarbleDiagram.style)
-        /*]]>*/</style>
-        </head>
+    static func html(
+        policy: PageSecurityPolicy, title: String, stages: [String], masked: [String] = [], content: String, page: String
+    ) -> String {
+        BrowserPage.head(policy: policy, title: title, extraStyle: extraStyle) + """
         \(PageScript.body(page: page))
         <main class="card" aria-labelledby="title">
           <header>
@@ -31,7 +19,7 @@ enum PipelinePage {
           </header>
         \(content)
         \(MarbleDiagram.markup(stages: stages, masked: masked))
-          <nav class="pages" aria-label="Pipelines"><a href="/">user lookup</a> · <a href="/search">search</a> · <a href="/form">sign-up form</a></nav>
+        \(BrowserPage.navigation)
         </main>
         \(PipelineClientScript.element)
         \(PageScript.element)
@@ -41,7 +29,7 @@ enum PipelinePage {
         """
     }
 
-    private static let extraStyle = """
+    static let extraStyle = """
         ul.results { list-style: none; padding: 0; margin: 12px 0 0; }
         ul.results li { display: flex; align-items: center; gap: 8px; padding: 4px 0; }
         ul.results img, ul.results .thumb { width: 24px; height: 24px; border-radius: 50%; flex: none; }

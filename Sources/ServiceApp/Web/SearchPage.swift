@@ -2,9 +2,11 @@
 /// (through `/ws/pipelines`). Stable ids for
 /// browser tests: `#query`, `#refresh`, `#spinner`, `#refreshing`, `#total`, `#results`, `#status`.
 enum SearchPage {
-    static let html = PipelinePage.html(
-        title: "GitHub user search", stages: PipelineDescriptor.search.stages, content: content, page: PipelineDescriptor.search.name
-    )
+    static func html(policy: PageSecurityPolicy) -> String {
+        PipelinePage.html(
+        policy: policy, title: "GitHub user search", stages: PipelineDescriptor.search.stages, content: content, page: PipelineDescriptor.search.name
+        )
+    }
 
     private static let content = """
           <div class="field">
@@ -42,7 +44,7 @@ enum SearchPage {
             (event.items || []).forEach(function (item) {
               var li = document.createElement("li");
               // An avatar that cannot load (offline, say) degrades as on "/": a placeholder.
-              if (/^https:\/\//.test(item.avatar_url || "")) {
+              if (images.allows(item.avatar_url)) {
                 var img = document.createElement("img");
                 img.addEventListener("error", function () { img.replaceWith(placeholder()); });
                 img.src = item.avatar_url; img.alt = ""; li.appendChild(img);

@@ -35,9 +35,16 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
         }
         function done() {
           if (!$("spinner").hidden) { return; }
+          var avatar = $("avatar");
+          // The fake's avatar: wait until it has loaded (or failed).
+          if (avatar.getAttribute("src") && !avatar.complete) {
+            avatar.addEventListener("load", done);
+            avatar.addEventListener("error", done);
+            return;
+          }
           finish("seen=" + seen.join(",") + " repos=" + $("repos").textContent
             + " login=" + $("login").textContent + " name=" + $("name").textContent
-            + " avatar=" + ($("avatar").getAttribute("src") || "none") + " spinner=hidden");
+            + " avatar=" + ($("avatar").getAttribute("src") || "none") + " loaded=" + ($("avatar").naturalWidth > 0) + " spinner=hidden");
         }
         new MutationObserver(check).observe($("status"), { childList: true, characterData: true, subtree: true });
         type();
@@ -50,7 +57,9 @@ final class BrowserPageChromiumTests: EndToEndTestCase {
         XCTAssertTrue(seen.contains("repos=69"), seen)
         XCTAssertTrue(seen.contains("login=heckj"), seen)
         XCTAssertTrue(seen.contains("name=Joe Heck"), seen)
-        XCTAssertTrue(seen.contains("avatar=https://avatars.githubusercontent.com/u/43388?v=4"), seen)
+        // The fake's own avatar, allowed by the page's policy (the API's origin), loaded.
+        XCTAssertTrue(seen.contains("avatar=\(fakeURL.absoluteString)/avatars/u/43388?v=4"), seen)
+        XCTAssertTrue(seen.contains("loaded=true"), seen)
         XCTAssertTrue(seen.contains("spinner=hidden"), seen)
         XCTAssertEqual(upstreamLogins, ["hec", "heck", "heckj"])
         let png = (try? Data(contentsOf: Self.artifacts.appendingPathComponent("chromium-service-page.png"))) ?? Data()

@@ -14,6 +14,7 @@ final class FirefoxPagesTests: EndToEndTestCase {
         let seen = try drive("/", BrowserPageChromiumTests.drive, screenshot: "firefox-service-page.png")
         XCTAssertTrue(seen.contains("seen=h>too_short>unknown,he>too_short>unknown,hec>found>3,heck>found>6,heckj>found>69"), seen)
         XCTAssertTrue(seen.contains("login=heckj"), seen)
+        XCTAssertTrue(seen.contains("loaded=true"), "the fake's avatar, under the page's policy: \(seen)")
         XCTAssertTrue(seen.contains("spinner=hidden"), seen)
     }
 

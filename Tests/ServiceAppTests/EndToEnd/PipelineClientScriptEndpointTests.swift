@@ -44,7 +44,7 @@ final class PipelineClientScriptEndpointTests: EndToEndTestCase {
     /// nothing else, no inline code; its sockets go to the service.
     func testEveryPageLoadsTheScriptUnderItsPolicy() throws {
         try startService()
-        for page in ["/", "/search", "/form"] {
+        for page in BrowserPage.pagePaths {
             let response = try get(page)
             XCTAssertEqual(response.status, 200, page)
             XCTAssertEqual(response.header("Content-Type"), "text/html; charset=utf-8", page)
@@ -58,7 +58,8 @@ final class PipelineClientScriptEndpointTests: EndToEndTestCase {
             // Issue #31: no 'unsafe-inline' scripts, no socket to any host, no image from anywhere.
             XCTAssertEqual(directives["script-src"], ["'self'"], page)
             XCTAssertEqual(directives["connect-src"], ["'self'"], page)
-            XCTAssertEqual(directives["img-src"], ["'self'", "https://avatars.githubusercontent.com"], page)
+            // Avatars: GitHub's host, and the configured API's origin (the fake serves its own).
+            XCTAssertEqual(directives["img-src"], ["'self'", "https://avatars.githubusercontent.com", fakeURL.absoluteString], page)
             XCTAssertTrue(PipelineClientScript.path.hasPrefix("/"), "same origin, so 'self' covers it")
         }
     }

@@ -40,7 +40,13 @@ final class BrowserPageTests: XCTestCase {
         }
     }
 
-    private func parse(_ html: String = BrowserPage.html) throws -> [Collector.Element] {
+    private static let policy = PageSecurityPolicy.standard
+    private static let userPage = BrowserPage.html(policy: policy)
+    private static let searchPage = SearchPage.html(policy: policy)
+    private static let formPage = FormPage.html(policy: policy)
+    private static let playgroundPage = PlaygroundPage.html(policy: policy)
+
+    private func parse(_ html: String = BrowserPageTests.userPage) throws -> [Collector.Element] {
         let parser = XMLParser(data: Data(html.utf8))
         let collector = Collector()
         parser.delegate = collector
@@ -55,7 +61,7 @@ final class BrowserPageTests: XCTestCase {
     func testPageIsWellFormedXHTML() throws {
         let elements = try parse()
         XCTAssertEqual(elements.first?.name, "html")
-        XCTAssertTrue(BrowserPage.html.hasPrefix("<!DOCTYPE html>"))
+        XCTAssertTrue(Self.userPage.hasPrefix("<!DOCTYPE html>"))
     }
 
     func testStableIdsExistOnTheRightElements() throws {
@@ -88,7 +94,7 @@ final class BrowserPageTests: XCTestCase {
     }
 
     func testPageIsSelfContained() throws {
-        try assertSelfContained(BrowserPage.html)
+        try assertSelfContained(Self.userPage)
     }
 
     /// Nothing is loaded from elsewhere: the only `href`s are links to the service's own pages, the
@@ -103,7 +109,7 @@ final class BrowserPageTests: XCTestCase {
         }
         for element in elements {
             for (name, value) in element.attributes where ["src", "href"].contains(name) {
-                let ownPage = element.name == "a" && name == "href" && ["/", "/search", "/form"].contains(value)
+                let ownPage = element.name == "a" && name == "href" && BrowserPage.pagePaths.contains(value)
                 let ownScript = element.name == "script" && name == "src"
                     && [PipelineClientScript.versionedPath, PageScript.served.versionedPath].contains(value)
                 if !ownPage && !ownScript { XCTFail("external \(name)=\(value) on <\(element.name)>", file: file, line: line) }
@@ -120,25 +126,28 @@ final class BrowserPageTests: XCTestCase {
         XCTAssertEqual(elements.filter { $0.name == "style" }.count, 1, file: file, line: line)
     }
 
-    /// `/search` and `/form`: well-formed, self-contained, linked to each other and to `/`, with
-    /// the ids browser tests use.
-    func testSearchAndFormPagesAreSelfContainedAndLinked() throws {
+    /// `/search`, `/form` and `/playground`: well-formed, self-contained, linked to each other and
+    /// to `/`, with the ids browser tests use.
+    func testSearchFormAndPlaygroundPagesAreSelfContainedAndLinked() throws {
         for (html, ids) in [
-            (SearchPage.html, ["query", "refresh", "spinner", "refreshing", "total", "results", "status", "connection"]),
-            (FormPage.html, ["value1", "value2", "value2_repeat", "value1-hint", "value2-hint", "submit", "status", "connection"]),
-            (BrowserPage.html, ["username"]),
+            (Self.searchPage, ["query", "refresh", "spinner", "refreshing", "total", "results", "status", "connection"]),
+            (Self.formPage, ["value1", "value2", "value2_repeat", "value1-hint", "value2-hint", "submit", "status", "connection"]),
+            (Self.userPage, ["username"]),
+            (Self.playgroundPage, PlaygroundPageTests.ids),
         ] {
             try assertSelfContained(html)
             let elements = try parse(html)
             for id in ids { _ = try element(id, in: elements) }
-            let links = elements.filter { $0.name == "a" }.compactMap { $0.attributes["href"] }
-            XCTAssertEqual(links, ["/", "/search", "/form"])
+            let links = elements.filter { $0.name == "a" && $0.attributes["id"] == nil }.compactMap { $0.attributes["href"] }
+            XCTAssertEqual(links, ["/", "/search", "/form", "/playground"])
         }
         XCTAssertTrue(SearchPage.script.contains(#"pipelines.subscribe("github-search""#))
         XCTAssertTrue(FormPage.script.contains(#"pipelines.subscribe("form""#))
         XCTAssertTrue(BrowserPage.script.contains(#"pipelines.subscribe("github-user""#))
         // Each page names its pipeline, and /pages.js runs that page's code only there.
-        for (html, pipeline) in [(BrowserPage.html, "github-user"), (SearchPage.html, "github-search"), (FormPage.html, "form")] {
+        for (html, pipeline) in [
+            (Self.userPage, "github-user"), (Self.searchPage, "github-search"), (Self.formPage, "form"), (Self.playgroundPage, "playground"),
+        ] {
             XCTAssertTrue(html.contains(#"<body data-page="\#(pipeline)">"#), pipeline)
             XCTAssertTrue(PageScript.served.source.contains(#"if (document.body.getAttribute("data-page") === "\#(pipeline)") {"#))
         }
@@ -147,7 +156,7 @@ final class BrowserPageTests: XCTestCase {
     /// One socket implementation: the shared client constructs the one WebSocket, to
     /// `/ws/pipelines`; no page's inline script makes one of its own.
     func testOnlyTheSharedClientOpensASocket() throws {
-        for script in [PageScript.served.source, BrowserPage.script, SearchPage.script, FormPage.script] {
+        for script in [PageScript.served.source, BrowserPage.script, SearchPage.script, FormPage.script, PlaygroundPage.script] {
             XCTAssertFalse(script.contains("WebSocket"), "a page's own script opens no socket")
             XCTAssertFalse(script.contains("innerHTML"), "network data is only written as text")
         }
@@ -177,15 +186,40 @@ final class BrowserPageTests: XCTestCase {
     }
 
     func testContentSecurityPolicyIsDeclared() throws {
-        let meta = try parse().first { $0.name == "meta" && $0.attributes["http-equiv"] == "Content-Security-Policy" }
-        XCTAssertEqual(meta?.attributes["content"], BrowserPage.contentSecurityPolicy)
+        for html in [Self.userPage, Self.searchPage, Self.formPage, Self.playgroundPage] {
+            let meta = try parse(html).first { $0.name == "meta" && $0.attributes["http-equiv"] == "Content-Security-Policy" }
+            XCTAssertEqual(meta?.attributes["content"], Self.policy.text)
+        }
         // As docs/protocol.md gives it (issue #31: it was looser than documented).
         XCTAssertEqual(
-            BrowserPage.contentSecurityPolicy,
+            Self.policy.text,
             "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' https://avatars.githubusercontent.com; "
                 + "connect-src 'self'; base-uri 'none'; form-action 'none'")
         let protocolDoc = try String(
             contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
-        XCTAssertTrue(protocolDoc.contains("`\(BrowserPage.contentSecurityPolicy)`"), "docs/protocol.md gives the policy")
+        XCTAssertTrue(protocolDoc.contains("`\(Self.policy.text)`"), "docs/protocol.md gives the policy")
+    }
+
+    /// Another GitHub API than GitHub's own (a GitHub Enterprise Server, the demo's fake) serves
+    /// the avatars at its own origin: the policy allows exactly that origin besides GitHub's
+    /// avatar host, and the page declares it; the pages' code reads the allowed origins back.
+    func testImagesAreAllowedFromTheConfiguredAPIsOrigin() throws {
+        func sources(_ url: String) throws -> [String] { PageSecurityPolicy(githubAPIURL: try XCTUnwrap(URL(string: url))).imageSources }
+        let github = ["'self'", "https://avatars.githubusercontent.com"]
+        XCTAssertEqual(try sources("https://api.github.com"), github)
+        XCTAssertEqual(try sources("https://API.github.com:443/"), github)
+        XCTAssertEqual(try sources("http://127.0.0.1:4711"), github + ["http://127.0.0.1:4711"])
+        XCTAssertEqual(try sources("https://ghe.example.com/api/v3"), github + ["https://ghe.example.com"])
+        XCTAssertEqual(try sources("https://ghe.example.com:8443/api/v3?x=1"), github + ["https://ghe.example.com:8443"])
+        XCTAssertEqual(try sources("http://[::1]:8080"), github + ["http://[::1]:8080"])
+        XCTAssertEqual(try sources("ftp://example.com"), github, "only http and https origins")
+        let policy = PageSecurityPolicy(githubAPIURL: try XCTUnwrap(URL(string: "http://127.0.0.1:4711")))
+        XCTAssertTrue(policy.text.contains("img-src 'self' https://avatars.githubusercontent.com http://127.0.0.1:4711; "), policy.text)
+        let meta = try parse(PlaygroundPage.html(policy: policy)).first { $0.attributes["http-equiv"] == "Content-Security-Policy" }
+        XCTAssertEqual(meta?.attributes["content"], policy.text)
+        XCTAssertTrue(PageScript.imagesScript.contains(#"words[0] === "img-src""#))
+        for script in [BrowserPage.script, SearchPage.script, PlaygroundPage.script] {
+            XCTAssertTrue(script.contains("images.allows("), "avatars only from where the policy allows")
+        }
     }
 }
