@@ -39,6 +39,8 @@ $("$bin/FakeGithubServer" --help | sed -n '/^  [a-z]*: /,/^USAGE/p' | sed '$d' |
   awk '/^  [a-z]+: / { if (line) print line; line = $0; next } NF { line = line " " $0 } END { print line }' |
   sed 's/^  \([a-z]*\): /  \1\t/' | expand -t 23)
   /search finds the fixtures and the logins above; /form needs no GitHub at all.
+  http://localhost:$port/playground composes pipelines live: try its presets (switch-to-latest,
+  flat-map, concat: type slowpoke, then one more letter before its answer). Avatars come from the fake.
 TEXT
 "$bin/ServiceApp" --github-api-url "$url" &
 service=$!

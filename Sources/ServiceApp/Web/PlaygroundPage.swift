@@ -103,6 +103,7 @@ enum PlaygroundPage {
         .params { display: flex; flex-wrap: wrap; gap: 6px 12px; margin-top: 6px; }
         .param { display: inline-flex; align-items: center; gap: 4px; font-size: 0.8rem; font-weight: normal; margin: 0; }
         .param input, .param select { width: auto; max-width: 9em; padding: 3px 6px; font-size: 0.85rem; }
+        .param input[type="number"] { width: 7.5em; }
         .param input[type="text"] { max-width: 12em; }
         .param input:invalid { outline: 2px solid var(--bad); }
         .stage-error { color: var(--bad); font-size: 0.8rem; margin: 4px 0 0; min-height: 0; }

@@ -54,6 +54,23 @@ final class DemoTests: EndToEndTestCase {
         XCTAssertEqual(search.items?.map(\.login), ["slowpoke", "down"], search.raw)
     }
 
+    /// The pages allow the fake's avatars (its origin is the configured API's), and the fake
+    /// serves them: `make demo` shows avatars offline; `/playground` is served.
+    func testThePagesShowTheFakesAvatars() throws {
+        try startService()
+        let page = try get("/playground")
+        XCTAssertEqual(page.status, 200)
+        let policy = try XCTUnwrap(page.header("Content-Security-Policy"))
+        XCTAssertTrue(policy.contains("img-src 'self' https://avatars.githubusercontent.com \(fakeURL.absoluteString); "), policy)
+        let user = try get("/api/users/flaky")
+        XCTAssertTrue(user.text.contains(#""avatar_url":"\#(fakeURL.absoluteString)/avatars/u/7000002?v=4""#), user.text)
+        let avatar = try TestHTTPClient(port: UInt16(try XCTUnwrap(fakeURL.port)), timeout: 10)
+            .request("GET /avatars/u/7000002?v=4 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(avatar.status, 200)
+        XCTAssertEqual(avatar.header("Content-Type"), "image/svg+xml")
+        XCTAssertTrue(avatar.text.contains(">F</text>"), avatar.text)
+    }
+
     func testFakeGithubServerAnswersHelp() throws {
         let binary = try ChildProcess.requiredProduct("FakeGithubServer")
         let child = try ChildProcess(binary, ["--help"])

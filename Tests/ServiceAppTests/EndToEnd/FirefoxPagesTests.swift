@@ -3,7 +3,7 @@ import XCTest
 
 @testable import ServiceApp
 
-/// The three pages in headless Firefox (Debian's `firefox-esr`, driven over WebDriver BiDi by
+/// The pages in headless Firefox (Debian's `firefox-esr`, driven over WebDriver BiDi by
 /// `Scripts/firefox_bidi_drive.py`, no geckodriver), with the same drives and expectations as the
 /// Chromium tests, each over one WebSocket: the page constructs exactly one, to `/ws/pipelines`
 /// (`Scripts/socket_recorder.js`), and the service accepts exactly that one. Screenshots go to
@@ -28,6 +28,15 @@ final class FirefoxPagesTests: EndToEndTestCase {
         try startService()
         let report = try drive("/form", PipelinePagesChromiumTests.formDrive, screenshot: "firefox-form-page.png")
         XCTAssertEqual(report, "start:disabled,mismatch:disabled:values must match and have at least 5 characters,match:enabled status=submitted: joé")
+    }
+
+    func testPlaygroundPage() throws {
+        try startService()
+        let report = try drive(
+            "/playground", PlaygroundChromiumTests.presetDrive(avatarOrigin: fakeURL.absoluteString), screenshot: "firefox-playground.png")
+        XCTAssertTrue(report.contains("69 repos"), report)
+        XCTAssertTrue(report.contains("avatar=fake loaded=true"), report)
+        XCTAssertTrue(report.contains("lanes=input,0:throttle,1:removeDuplicates,2:lookup "), report)
     }
 
     /// Runs `drive` on `page` in Firefox; returns what it reported, having checked the page's sockets.

@@ -212,6 +212,43 @@ const scenarios = {
     equal(frames(env.socket(), "subscribe").length, 2, "a live subscription is kept");
   },
 
+  "a refused definition (bad_pipeline) is handed over with its stage, and not tried again": function () {
+    const env = environment(), definition = { stages: [{ op: "debounce", ms: 100001 }] }, p = page(env, definition);
+    env.socket().open();
+    equal(env.socket().sent[0], { type: "subscribe", id: "s1", pipeline: definition, demand: WINDOW }, "the definition object as the pipeline");
+    env.socket().receive({ type: "error", id: "s1", code: "bad_pipeline", stage: 0, message: "ms: at most 10000" });
+    equal(p.events, [{ type: "closed" }, { type: "error", code: "bad_pipeline", stage: 0, message: "refused: ms: at most 10000" }], "shown");
+    equal(p.state, "open", "the socket is fine");
+    env.advance(60000);
+    equal(frames(env.socket(), "subscribe").length, 1, "not subscribed again");
+    const q = page(env, { stages: [] });
+    env.socket().receive({ type: "error", id: "s2", code: "bad_pipeline", stage: null, message: "no stages" });
+    equal(q.events[1], { type: "error", code: "bad_pipeline", stage: null, message: "refused: no stages" }, "a whole-definition refusal");
+  },
+
+  "cancel ends a subscription for good": function () {
+    const env = environment(), p = page(env, "github-user"), other = page(env, "form");
+    env.socket().open();
+    env.socket().receive({ type: "subscribed", id: "s1", pipeline: "github-user" });
+    p.send.cancel();
+    equal(frames(env.socket(), "cancel"), [{ type: "cancel", id: "s1" }], "a cancel frame for the live id");
+    equal(p.send({ type: "input", value: "x" }), false, "nothing sent for it any more");
+    env.socket().receive({ type: "event", id: "s1", event: { type: "result" } });
+    equal(p.events, [], "nothing handed over after the cancel");
+    p.send.cancel();
+    equal(frames(env.socket(), "cancel").length, 1, "a second cancel sends nothing");
+    env.socket().drop();
+    env.advance(env.delays()[0]);
+    env.socket().open();
+    equal(frames(env.socket(), "subscribe").map(function (frame) { return frame.pipeline; }), ["form"], "only the others are subscribed again");
+    check(other.events.length === 1 && other.events[0].type === "closed", "the other was told of the drop");
+    const ended = page(env, "form");
+    env.socket().receive({ type: "completion", id: frames(env.socket(), "subscribe").pop().id, finished: true });
+    ended.send.cancel();
+    env.advance(60000);
+    equal(frames(env.socket(), "subscribe").filter(function (frame) { return frame.id === "s5"; }), [], "a cancelled restart never runs");
+  },
+
   "a page's handler that throws still tops the demand up": function () {
     const env = environment();
     env.pipelines.subscribe("form", { onEvent: function (event) { if (event.type === "boom") { throw new Error("boom"); } } });
