@@ -164,9 +164,13 @@ extension PlaygroundPage {
             var json = definitionJSON();
             history.replaceState(null, "", shareURL(json));
             $("share").href = shareURL(json);
-            Array.prototype.forEach.call($("presets").children, function (node) {
-              node.setAttribute("aria-pressed", node.getAttribute("data-definition") === json ? "true" : "false");
+            var summary = "";
+            presets.forEach(function (preset, index) {
+              var same = JSON.stringify({ stages: preset.definition.stages }) === json;
+              $("presets").children[index].setAttribute("aria-pressed", same ? "true" : "false");
+              if (same) { summary = (preset.title ? preset.title + ": " : "") + (preset.summary || ""); }
             });
+            $("preset-summary").textContent = summary;
             if (timer !== null) { clearTimeout(timer); }
             timer = setTimeout(run, RUN_DELAY_MS);
           }
@@ -293,14 +297,15 @@ extension PlaygroundPage {
             });
             presets.forEach(function (preset) {
               var node = button(preset.name, "preset " + preset.name + ": " + (preset.title || ""), false, function () {
-                $("preset-summary").textContent = (preset.title ? preset.title + ": " : "") + (preset.summary || "");
                 load(preset.definition.stages);
               });
               node.setAttribute("data-preset", preset.name);
-              node.setAttribute("data-definition", JSON.stringify({ stages: preset.definition.stages }));
               node.title = preset.summary || "";
               $("presets").appendChild(node);
             });
+            var bounds = [["maxStages", "stages"], ["maxLookups", "lookups"], ["maxMs", "ms"], ["maxCount", "for counts"],
+              ["maxStringLength", "characters in a string"]].filter(function (pair) { return typeof limits[pair[0]] === "number"; });
+            $("limits").textContent = bounds.length ? "At most: " + bounds.map(function (pair) { return limits[pair[0]] + " " + pair[1]; }).join(", ") + "." : "";
             $("add-stage").addEventListener("click", function () {
               if (operators[addOp.value]) { stages.push(newStage(addOp.value)); changed(true); }
             });

@@ -7,7 +7,7 @@
 /// are one click each. Same head, policy, client and conventions as the other pages.
 ///
 /// Stable ids for browser tests: `#presets` (a button per preset, `data-preset` its name),
-/// `#preset-summary`, `#stages` (an `li.stage` per stage, `data-index`, with its
+/// `#preset-summary`, `#limits`, `#stages` (an `li.stage` per stage, `data-index`, with its
 /// `.stage-error`), `#add-op`, `#add-stage`, `#definition-error`, `#share`, `#input`,
 /// `#spinner`, `#status`, `#normalised`, `#outputs` (newest first, `data-kind` `value`,
 /// `result` or `search`), `#connection`, `#marbles`.
@@ -65,6 +65,7 @@ enum PlaygroundPage {
                 <select id="add-op"></select>
                 <button id="add-stage" type="button">add</button>
               </p>
+              <p id="limits" class="limits"></p>
               <p class="share"><a id="share" href="/playground">link to this definition</a></p>
               <p class="normalised-row">As the service runs it: <code id="normalised">–</code></p>
             </section>
@@ -111,7 +112,7 @@ enum PlaygroundPage {
         .add-row { display: flex; gap: 8px; align-items: center; margin: 10px 0; }
         .add-row label { margin: 0; font-weight: normal; font-size: 0.85rem; }
         .add-row select { padding: 4px 6px; }
-        .share, .normalised-row { font-size: 0.8rem; color: var(--muted); overflow-wrap: anywhere; }
+        .share, .normalised-row, .limits { font-size: 0.8rem; color: var(--muted); overflow-wrap: anywhere; }
         .share a { color: var(--accent); }
         .outputs { list-style: none; padding: 0; margin: 8px 0 0; display: grid; gap: 6px; font-size: 0.85rem; }
         .outputs li { display: flex; align-items: center; gap: 8px; padding: 4px 6px; border-radius: 6px; background: var(--bg);

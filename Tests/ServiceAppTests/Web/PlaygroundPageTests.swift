@@ -9,7 +9,7 @@ import XCTest
 final class PlaygroundPageTests: XCTestCase {
     /// The ids the browser tests use.
     static let ids = [
-        "presets", "preset-summary", "stages", "add-op", "add-stage", "definition-error", "share", "input", "spinner",
+        "presets", "preset-summary", "limits", "stages", "add-op", "add-stage", "definition-error", "share", "input", "spinner",
         "status", "normalised", "outputs", "connection", "marbles",
     ]
 
