@@ -125,8 +125,20 @@ struct MuxStateMachine: Sendable {
 
     private mutating func receive(_ frame: MuxClientFrame) -> [Action] {
         switch frame {
-        case .subscribe(let id, let pipeline, let demand, let trace):
+        case .subscribe(let id, .catalog(let pipeline), let demand, let trace):
             return subscribe(id, pipeline: pipeline, demand: Subscribers.Demand(demand), trace: trace)
+        case .subscribe(let id, .composed(let definition), _, _):
+            // Not served yet (the composer's runtime comes separately): a definition is checked,
+            // and refused with where it is wrong, or as not served.
+            guard subscriptions[id] == nil else {
+                return [.send(.error(id: id, code: .duplicateID, message: "a live subscription has this id"))]
+            }
+            do {
+                _ = try PipelineDefinition(decoding: definition)
+            } catch {
+                return [.send(.error(id: id, code: .badPipeline, message: error.message, stage: error.stage))]
+            }
+            return [.send(.error(id: id, code: .unknownPipeline, message: "composed pipelines are not served yet"))]
         case .send(let id, let message):
             guard let subscription = subscriptions[id], case .running = subscription.phase else { return unknown(id) }
             return [.deliver(subscription.serial, message: message.frameText)]

@@ -14,7 +14,7 @@ final class MuxStateMachineTests: XCTestCase {
     }
 
     private func subscribe(_ id: String, _ pipeline: String = "form", demand: MuxDemand = .unlimited, trace: Bool = false) -> MuxStateMachine.Input {
-        .frame(.subscribe(id: id, pipeline: pipeline, demand: demand, trace: trace))
+        .frame(.subscribe(id: id, pipeline: .catalog(pipeline), demand: demand, trace: trace))
     }
 
     private func event(_ id: String, _ text: String) -> Action { .send(.event(id: id, event: text)) }
@@ -120,6 +120,23 @@ final class MuxStateMachineTests: XCTestCase {
         XCTAssertEqual(mux.running, 1)
     }
 
+    /// A composed subscription's definition is read before anything else is done: refused with
+    /// its stage. (Until the composer's runtime serves them, a valid one is refused as unknown.)
+    func testAComposedDefinitionIsCheckedFirst() {
+        var mux = machine()
+        func subscribe(_ definition: String) -> [Action] {
+            mux.handle(.frame(.subscribe(id: "c", pipeline: .composed(definition), demand: .unlimited, trace: false)))
+        }
+        XCTAssertEqual(subscribe(#"{"stages":[{"op":"delay"},{"op":"map","fn":"count"},{"op":"map","fn":"trimmed"}]}"#), [
+            .send(.error(id: "c", code: .badPipeline, message: "map does not accept a number (it accepts string)", stage: 2)), .readNext,
+        ])
+        XCTAssertEqual(subscribe(#"{"stages":[]}"#), [
+            .send(.error(id: "c", code: .badPipeline, message: "a pipeline needs at least one stage", stage: nil)), .readNext,
+        ])
+        XCTAssertEqual(subscribe(#"{"stages":[{"op":"delay"}]}"#).first?.isError(.unknownPipeline), true)
+        XCTAssertEqual(mux.running, 0)
+    }
+
     // MARK: Sessions
 
     func testEverySubscriptionButTheFirstAsksFairUseAndWaits() {
@@ -194,7 +211,7 @@ final class MuxStateMachineTests: XCTestCase {
 
 extension MuxStateMachine.Action {
     func isError(_ code: MuxErrorCode) -> Bool {
-        if case .send(.error(_, code, _)) = self { return true }
+        if case .send(.error(_, code, _, _)) = self { return true }
         return false
     }
 }
