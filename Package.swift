@@ -116,8 +116,9 @@ let package = Package(
 
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"]),
-        // The wire codec in memory: every frame both ways, the refusals, the JSON writer.
-        .testTarget(name: "PipelineWireTests", dependencies: ["PipelineWire"]),
+        // The wire codec in memory: every frame both ways, the refusals, the JSON writer, the
+        // composer's definitions (HTTPTestSupport for its seeded generator).
+        .testTarget(name: "PipelineWireTests", dependencies: ["PipelineWire", "HTTPTestSupport"]),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "StreamCore", "HTTPTestSupport"],

@@ -1,4 +1,4 @@
-/// Reads the top level of one JSON object in a single pass over its UTF-8 bytes, checking the
+/// Reads the top level of one JSON object (or array) in a single pass over its UTF-8 bytes, checking the
 /// whole text as it goes: each member's key and a value that is either read (a string, a
 /// literal) or located (a number, an object or an array, whose exact bytes the caller may take
 /// as they are, without decoding and encoding them again).
@@ -52,6 +52,40 @@ struct JSONScanner {
     static func members(of bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(Malformed) -> [Member] {
         var scanner = JSONScanner(bytes, maxDepth: maxDepth)
         return try scanner.object()
+    }
+
+    /// The elements of the array that `bytes` hold (whitespace allowed around it), in order; nil
+    /// as soon as there are more than `limit`, without reading the rest.
+    static func elements(of bytes: UnsafeBufferPointer<UInt8>, limit: Int, maxDepth: Int = 512) throws(Malformed) -> [Value]? {
+        var scanner = JSONScanner(bytes, maxDepth: maxDepth)
+        scanner.skipWhitespace()
+        try scanner.expect(UInt8(ascii: "["))
+        var values: [Value] = []
+        scanner.skipWhitespace()
+        if scanner.peek() == UInt8(ascii: "]") {
+            scanner.index += 1
+        } else {
+            while true {
+                guard values.count < limit else { return nil }
+                scanner.skipWhitespace()
+                values.append(try scanner.value())
+                scanner.skipWhitespace()
+                guard scanner.peek() == UInt8(ascii: ",") else {
+                    try scanner.expect(UInt8(ascii: "]"))
+                    break
+                }
+                scanner.index += 1
+                scanner.skipWhitespace()
+                // A trailing comma, as Foundation's decoder allows.
+                if scanner.peek() == UInt8(ascii: "]") {
+                    scanner.index += 1
+                    break
+                }
+            }
+        }
+        scanner.skipWhitespace()
+        guard scanner.index == bytes.count else { throw Malformed() }
+        return values
     }
 
     // MARK: The top level

@@ -1,9 +1,10 @@
 /// A client → server frame of `/ws/pipelines`: a subscriber's calls on the wire. The one
 /// definition of these frames, read by the multiplexer and written by `RemotePipeline`.
 public enum MuxClientFrame: Equatable, Hashable, Sendable {
-    /// `{"type":"subscribe","id":…,"pipeline":…,"demand":…,"trace":…}`: `demand` is the first
-    /// request (absent: unlimited), `trace` whether to send the instance's traces.
-    case subscribe(id: String, pipeline: String, demand: MuxDemand, trace: Bool)
+    /// `{"type":"subscribe","id":…,"pipeline":…,"demand":…,"trace":…}`: `pipeline` a catalog
+    /// name (a string) or a definition object, `demand` the first request (absent: unlimited),
+    /// `trace` whether to send the instance's traces.
+    case subscribe(id: String, pipeline: MuxPipelineName, demand: MuxDemand, trace: Bool)
     /// `{"type":"send","id":…,"message":…}`: one frame of the pipeline's own endpoint.
     case send(id: String, message: MuxSendMessage)
     /// `{"type":"request","id":…,"n":…}`: more demand (at least 1).
@@ -46,7 +47,7 @@ public enum MuxClientFrame: Equatable, Hashable, Sendable {
         case .subscribe(let id, let pipeline, let demand, let trace):
             writer.member("demand", json: demand.json)
             writer.member("id", string: id)
-            writer.member("pipeline", string: pipeline)
+            writer.member("pipeline", json: pipeline.json)
             if trace { writer.member("trace", bool: true) }
             writer.member("type", string: "subscribe")
         case .send(let id, let message):
@@ -67,8 +68,8 @@ public enum MuxClientFrame: Equatable, Hashable, Sendable {
 
     // MARK: Reading
 
-    /// Reads one text frame in a single pass; a `send`'s object `message` is handed on as its
-    /// exact text. Throws what the server answers in an `error` frame: the code, the message,
+    /// Reads one text frame in a single pass; a `send`'s object `message` and a `subscribe`'s
+    /// object `pipeline` are handed on as their exact text. Throws what the server answers in an `error` frame: the code, the message,
     /// and the frame's id when it had a valid one.
     public init(decoding text: String) throws(MuxFrameError) {
         var text = text
@@ -103,8 +104,11 @@ public enum MuxClientFrame: Equatable, Hashable, Sendable {
         }
         switch type {
         case "subscribe":
-            guard case .string(let pipeline)? = fields["pipeline"] else {
-                return refuse(.badMessage, "subscribe needs a string \"pipeline\"")
+            let pipeline: MuxPipelineName
+            switch fields["pipeline"] {
+            case .string(let name)?: pipeline = .catalog(name)
+            case .object(let range)?: pipeline = .composed(fields.text(range))
+            default: return refuse(.badMessage, "subscribe needs a \"pipeline\": a catalog name (a string) or a definition object")
             }
             let trace: Bool
             switch fields["trace"] {

@@ -13,6 +13,8 @@ public struct MuxErrorCode: RawRepresentable, Hashable, Sendable, CaseIterable, 
     public static let badMessage = MuxErrorCode(rawValue: "bad_message")
     /// `subscribe` names no pipeline of the catalog.
     public static let unknownPipeline = MuxErrorCode(rawValue: "unknown_pipeline")
+    /// `subscribe`'s definition object is refused (the error's `stage` says where).
+    public static let badPipeline = MuxErrorCode(rawValue: "bad_pipeline")
     /// `send`, `request` or `cancel` names no live subscription.
     public static let unknownID = MuxErrorCode(rawValue: "unknown_id")
     /// `subscribe` names an id that is live already.
@@ -26,7 +28,7 @@ public struct MuxErrorCode: RawRepresentable, Hashable, Sendable, CaseIterable, 
 
     /// Every code the contract defines, in its order.
     public static let allCases: [MuxErrorCode] = [
-        .badMessage, .unknownPipeline, .unknownID, .duplicateID, .badDemand, .tooManySubscriptions, .tooManySessions,
+        .badMessage, .unknownPipeline, .badPipeline, .unknownID, .duplicateID, .badDemand, .tooManySubscriptions, .tooManySessions,
     ]
 
     /// The code as the frame carries it.

@@ -11,8 +11,10 @@ public enum MuxServerFrame: Equatable, Hashable, Sendable {
     case trace(id: String, trace: String)
     /// The subscription ended by itself: `failure` nil when it finished (`"finished":true`).
     case completion(id: String, failure: MuxFailure?)
-    /// A client frame was refused; `id` is nil when the frame had no valid one.
-    case error(id: String?, code: MuxErrorCode, message: String)
+    /// A client frame was refused; `id` is nil when the frame had no valid one. `stage` is for
+    /// `bad_pipeline` only (written as a number or `null`; left out for other codes): the index
+    /// of the first offending stage, nil when the definition as a whole is wrong.
+    case error(id: String?, code: MuxErrorCode, message: String, stage: Int? = nil)
 
     /// The `type` of each frame, in the contract's order.
     public static let types = ["subscribed", "event", "trace", "completion", "error"]
@@ -23,7 +25,7 @@ public enum MuxServerFrame: Equatable, Hashable, Sendable {
         "event": ["id", "event"],
         "trace": ["id"],
         "completion": ["id", "finished", "failure"],
-        "error": ["id", "code", "message"],
+        "error": ["id", "code", "message", "stage"],
     ]
 
     /// The failure of a subscription that let more than `limit` events wait for demand.
@@ -35,7 +37,7 @@ public enum MuxServerFrame: Equatable, Hashable, Sendable {
     public var id: String? {
         switch self {
         case .subscribed(let id, _), .event(let id, _), .trace(let id, _), .completion(let id, _): id
-        case .error(let id, _, _): id
+        case .error(let id, _, _, _): id
         }
     }
 
@@ -69,10 +71,11 @@ public enum MuxServerFrame: Equatable, Hashable, Sendable {
             }
             writer.member("id", string: id)
             writer.member("type", string: "completion")
-        case .error(let id, let code, let message):
+        case .error(let id, let code, let message, let stage):
             writer.member("code", string: code.rawValue)
             writer.member("id", stringOrNull: id)
             writer.member("message", string: message)
+            if code == .badPipeline { writer.member("stage", json: stage.map(String.init) ?? "null") }
             writer.member("type", string: "error")
         case .trace:
             break
@@ -147,7 +150,16 @@ public enum MuxServerFrame: Equatable, Hashable, Sendable {
                 guard case .string(let code)? = fields["code"], case .string(let message)? = fields["message"] else {
                     return invalid("an error frame without a code and a message")
                 }
-                return .success(.error(id: id, code: MuxErrorCode(rawValue: code), message: message))
+                let stage: Int?
+                switch fields["stage"] {
+                case nil, .null?: stage = nil
+                case .number(let range)?:
+                    guard let index = MuxFrameFields.integer(fields.bytes(range)), index >= 0 else { return invalid("a stage that is not an index") }
+                    stage = index
+                default: return invalid("a stage that is not an index")
+                }
+                let errorCode = MuxErrorCode(rawValue: code)
+                return .success(.error(id: id, code: errorCode, message: message, stage: errorCode == .badPipeline ? stage : nil))
             default:
                 return invalid("unknown frame")
             }

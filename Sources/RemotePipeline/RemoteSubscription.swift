@@ -78,7 +78,7 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
         switch state {
         case .awaitingDemand(let downstream):
             state = .live(downstream, remaining: demand)
-            connection.send(.subscribe(id: id, pipeline: pipeline, demand: MuxDemand(demand), trace: false))
+            connection.send(.subscribe(id: id, pipeline: .catalog(pipeline), demand: MuxDemand(demand), trace: false))
         case .live(let downstream, let remaining):
             state = .live(downstream, remaining: remaining + demand)
             connection.send(.request(id: id, demand: MuxDemand(demand)))
@@ -107,7 +107,7 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
             connection.send(.request(id: id, demand: MuxDemand(more)))
         case .completion(_, let failure):
             finish(failure.map { .failure(.failed(code: $0.code.rawValue, message: $0.message)) } ?? .finished)
-        case .error(_, let code, let message):
+        case .error(_, let code, let message, _):
             // A refused frame ends the subscription; the instance, if there is one, goes too.
             connection.send(.cancel(id: id))
             finish(.failure(.refused(code: code.rawValue, message: message)))

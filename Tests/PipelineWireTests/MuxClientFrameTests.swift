@@ -29,6 +29,24 @@ final class MuxClientFrameTests: XCTestCase {
                        "whitespace between tokens, escapes in strings")
     }
 
+    /// A definition object is handed on as its exact text (read later, with the server's limits);
+    /// anything but a string or an object is refused.
+    func testASubscribesDefinitionIsItsExactText() {
+        let definition = #"{ "stages": [ {"op":"debounce", "ms":3e2} ], "x":1 }"#
+        XCTAssertEqual(read(#"{"type":"subscribe","id":"c","pipeline":\#(definition),"demand":16,"trace":true}"#),
+                       .success(.subscribe(id: "c", pipeline: .composed(definition), demand: .max(16), trace: true)))
+        for pipeline in ["[]", "3", "null", "true"] {
+            XCTAssertEqual(read(#"{"type":"subscribe","id":"c","pipeline":\#(pipeline)}"#), .failure(MuxFrameError(
+                id: "c", code: .badMessage, message: #"subscribe needs a "pipeline": a catalog name (a string) or a definition object"#)))
+        }
+        let preset = PipelineDefinition.presets[0].definition
+        let frame = MuxClientFrame.subscribe(id: "c", pipeline: .composed(preset), demand: .max(16), trace: true)
+        XCTAssertEqual(frame.json, #"{"demand":16,"id":"c","pipeline":\#(preset.json),"trace":true,"type":"subscribe"}"#)
+        XCTAssertEqual(read(frame.json), .success(frame))
+        XCTAssertEqual(MuxPipelineName.composed(preset), .composed(preset.json))
+        XCTAssertEqual("form" as MuxPipelineName, .catalog("form"))
+    }
+
     /// The inner message is handed on as the exact bytes it had in the frame: nothing decoded
     /// and encoded again (its spacing, key order, escapes and numbers as the client wrote them).
     func testASendsObjectIsItsExactText() {
@@ -93,7 +111,7 @@ final class MuxClientFrameTests: XCTestCase {
         XCTAssertEqual(read(#"{"type":"nope","id":"u1"}"#), .failure(MuxFrameError(
             id: "u1", code: .badMessage, message: #"unknown frame type "nope"; expected subscribe, send, request or cancel"#)))
         XCTAssertEqual(read(#"{"type":"subscribe","id":"u1"}"#),
-                       .failure(MuxFrameError(id: "u1", code: .badMessage, message: #"subscribe needs a string "pipeline""#)))
+                       .failure(MuxFrameError(id: "u1", code: .badMessage, message: #"subscribe needs a "pipeline": a catalog name (a string) or a definition object"#)))
         XCTAssertEqual(read(#"{"type":"send","id":"u1"}"#), .failure(MuxFrameError(
             id: "u1", code: .badMessage, message: #"send needs a "message": a JSON object (or a text frame as a string)"#)))
         XCTAssertEqual(read(#"{"type":"request","id":"u1","n":0}"#), .failure(MuxFrameError(
@@ -180,6 +198,7 @@ final class MuxClientFrameTests: XCTestCase {
             .subscribe(id: id, pipeline: "form", demand: .unlimited, trace: true),
             .subscribe(id: "u1", pipeline: "form", demand: .none, trace: false),
             .subscribe(id: "u1", pipeline: "form", demand: .max(Int.max), trace: false),
+            .subscribe(id: "c", pipeline: .composed(#"{"stages":[{"op":"removeDuplicates"}]}"#), demand: .max(1), trace: false),
             .send(id: "u1", message: .object(json: #"{"type":"input","value":"hé \"x\"\n"}"#)),
             .send(id: id, message: .text("heckj\r\n\u{0}")),
             .request(id: "u1", demand: .max(1)),

@@ -53,6 +53,8 @@ final class MuxServerFrameTests: XCTestCase {
             .error(id: nil, code: .badMessage, message: "a frame must be one JSON object"),
             .error(id: id, code: .tooManySessions, message: "tab\there"),
             .error(id: "u1", code: MuxErrorCode(rawValue: "a_newer_code"), message: "m"),
+            .error(id: "c", code: .badPipeline, message: "map: \"fn\" must be one of …", stage: 2),
+            .error(id: "c", code: .badPipeline, message: "a pipeline needs at least one stage", stage: nil),
         ]
         for frame in frames {
             let json = frame.json
@@ -65,6 +67,23 @@ final class MuxServerFrameTests: XCTestCase {
             if type != "trace" { XCTAssertTrue(Set(object.keys).subtracting(["type"]).isSubset(of: fields), json) }
             XCTAssertEqual(frame.id, object["id"] as? String)
         }
+    }
+
+    /// `stage` is on bad_pipeline errors only: an index, or null for the whole definition.
+    func testABadPipelineErrorCarriesItsStage() {
+        XCTAssertEqual(MuxServerFrame.error(id: "c", code: .badPipeline, message: "m", stage: 2).json,
+                       #"{"code":"bad_pipeline","id":"c","message":"m","stage":2,"type":"error"}"#)
+        XCTAssertEqual(MuxServerFrame.error(id: "c", code: .badPipeline, message: "m").json,
+                       #"{"code":"bad_pipeline","id":"c","message":"m","stage":null,"type":"error"}"#)
+        XCTAssertEqual(MuxServerFrame.error(id: "c", code: .badDemand, message: "m", stage: 2).json,
+                       #"{"code":"bad_demand","id":"c","message":"m","type":"error"}"#, "no stage on other errors")
+        XCTAssertEqual(read(#"{"code":"bad_pipeline","id":"c","message":"m","stage":0,"type":"error"}"#),
+                       .success(.error(id: "c", code: .badPipeline, message: "m", stage: 0)))
+        XCTAssertEqual(read(#"{"code":"bad_pipeline","id":"c","message":"m","stage":"0","type":"error"}"#).map { _ in "read" },
+                       .failure(MuxFrameError(id: nil, code: .badMessage,
+                                              message: #"a stage that is not an index: {"code":"bad_pipeline","id":"c","message":"m","stage":"0","type":"error"}"#)))
+        XCTAssertEqual(MuxErrorCode.badPipeline.rawValue, "bad_pipeline")
+        XCTAssertTrue(MuxErrorCode.allCases.contains(.badPipeline))
     }
 
     func testAClientRefusesWhatTheContractDoesNotDefine() {

@@ -30,11 +30,7 @@ extension AsyncAPIMessages {
         ])),
         "muxTrace": message("MuxTrace", "With trace: one trace event of the instance (outside demand)", muxTracePayload),
         "muxCompletion": message("Completion", "The subscription ended by itself (never after a cancel)", muxCompletionPayload),
-        "muxError": message("MuxError", "A client frame was refused; the connection and every other subscription go on", object("error", [
-            "id": ["type": ["string", "null"], "minLength": 1, "maxLength": MuxClientFrame.maxIDLength],
-            "code": ["type": "string", "enum": MuxErrorCode.allCases.map(\.rawValue)],
-            "message": string,
-        ])),
+        "muxError": message("MuxError", "A client frame was refused; the connection and every other subscription go on", muxErrorPayload),
     ] }
 
     private static var id: [String: Any] {
@@ -59,6 +55,23 @@ extension AsyncAPIMessages {
         properties["id"] = id
         payload["properties"] = properties
         payload["required"] = (required + ["id"]).sorted()
+        return payload
+    }
+
+    /// `stage` on bad_pipeline errors only, always there: the first offending stage, or null.
+    private static var muxErrorPayload: [String: Any] {
+        var payload = object("error", [
+            "id": ["type": ["string", "null"], "minLength": 1, "maxLength": MuxClientFrame.maxIDLength],
+            "code": ["type": "string", "enum": MuxErrorCode.allCases.map(\.rawValue)],
+            "message": string,
+            "stage": [
+                "type": ["integer", "null"], "minimum": 0,
+                "description": "bad_pipeline only: the index of the first offending stage, null when the definition as a whole is wrong",
+            ],
+        ], optional: ["stage"])
+        payload["if"] = ["properties": ["code": ["const": MuxErrorCode.badPipeline.rawValue]]]
+        payload["then"] = ["required": ["stage"]]
+        payload["else"] = ["not": ["required": ["stage"]]]
         return payload
     }
 

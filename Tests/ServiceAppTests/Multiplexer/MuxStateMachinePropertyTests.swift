@@ -51,7 +51,7 @@ final class MuxStateMachinePropertyTests: XCTestCase {
                     ended.append(model.serial)
                 case .send(.subscribed(let id, _)):
                     XCTAssertEqual(live[id]?.running, false, "\(context): subscribed \(id) twice")
-                case .send(.error(let id, let code, _)):
+                case .send(.error(let id, let code, _, _)):
                     if code == .tooManySessions, let id { live[id] = nil }
                 case .send: break
                 case .start(let serial, _, _):
