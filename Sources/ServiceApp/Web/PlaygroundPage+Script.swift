@@ -56,10 +56,11 @@ extension PlaygroundPage {
             return stage;
           }
 
-          // A parameter's value from its control: undefined (left out: the default) when empty.
+          // A parameter's value from its control: undefined (left out: the default) when empty,
+          // except a required text, which may be empty (prepend's "").
           function read(parameter, control) {
             var text = control.value;
-            if (text === "") { return undefined; }
+            if (text === "") { return parameter.required && (parameter.type === "string" || parameter.type === "value") ? "" : undefined; }
             switch (parameter.type) {
               case "integer": case "number": return Number(text);
               case "boolean": return text === "true";
@@ -90,12 +91,12 @@ extension PlaygroundPage {
                 if (parameter.type === "integer") { input.step = "1"; }
                 if (typeof parameter.minimum === "number") { input.min = String(parameter.minimum); }
                 if (typeof parameter.maximum === "number") { input.max = String(parameter.maximum); }
+                input.required = parameter.required === true;
               } else {
                 input.type = "text";
                 if (typeof limits.maxStringLength === "number") { input.maxLength = limits.maxStringLength; }
               }
-              input.placeholder = unset;
-              input.required = parameter.required === true;
+              input.placeholder = parameter.required ? "" : unset;
             }
             input.id = id;
             input.value = value === undefined ? "" : String(value);
