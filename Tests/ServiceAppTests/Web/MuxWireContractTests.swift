@@ -115,7 +115,7 @@ final class MuxWireContractTests: XCTestCase {
         }
         let later = try NSRegularExpression(pattern: #"frame\.(\w+) = "#).matches(in: script, range: NSRange(script.startIndex..., in: script))
         sent["subscribe", default: []].formUnion(later.map { String(script[Range($0.range(at: 1), in: script)!]) })
-        XCTAssertEqual(Set(sent.keys), ["subscribe", "request", "send"], "the frames the page sends")
+        XCTAssertEqual(Set(sent.keys), ["subscribe", "request", "send", "cancel"], "the frames the page sends (cancel: the playground's)")
         for (type, keys) in sent {
             let fields = try XCTUnwrap(MuxClientFrame.fields[type], type)
             XCTAssertTrue(keys.isSubset(of: fields.all), "\(type): \(keys.sorted()) beyond \(fields.all)")
