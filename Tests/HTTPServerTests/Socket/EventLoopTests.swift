@@ -152,7 +152,8 @@ final class EventLoopTests: XCTestCase {
 }
 
 /// Strings appended from any thread.
-private final class Log: @unchecked Sendable {
+/// Entries appended from any thread (the loop tests' record of what ran, in order).
+final class Log: @unchecked Sendable {
     // Sendable: `items` is guarded by `lock`.
     private let lock = NSLock()
     private var items: [String] = []
