@@ -7,22 +7,11 @@ import XCTest
 /// `EventLoop.schedule(at:)` and `EventLoopScheduler` on a running loop: what runs, where, in
 /// which order. Deadlines are only checked as lower bounds (a timer never runs early); how late
 /// one runs is for the benchmarks.
-final class EventLoopSchedulerTests: XCTestCase {
-    private var loops: [EventLoop] = []
-
-    override func tearDown() {
-        loops.forEach { $0.stop() }
-        loops = []
-        super.tearDown()
-    }
-
+final class EventLoopSchedulerTests: EventLoopTestCase {
     /// A loop whose deadline sweep (which also ends `epoll_wait`) comes only after an hour, so a
     /// timer that runs was woken for by the loop's timerfd.
     private func makeLoop() throws -> EventLoop {
-        let loop = try EventLoop(label: "test.timers", sweepInterval: .seconds(3600))
-        loop.start()
-        loops.append(loop)
-        return loop
+        try makeLoop(label: "test.timers", sweep: .seconds(3600))
     }
 
     func testActionsRunOnTheLoopInDeadlineOrderAndNeverEarly() throws {
