@@ -28,6 +28,10 @@ public final class WebSocketSession: @unchecked Sendable {
         self.loop = loop
     }
 
+    /// Timers on the connection's own event loop: a pipeline that throttles or debounces on it
+    /// produces its results on the thread that writes this socket.
+    public var scheduler: EventLoopScheduler { loop.scheduler }
+
     /// The client's messages, for one subscriber; finishes when the connection closes, once the
     /// messages received before have been delivered.
     public var messages: Messages { Messages(session: self) }

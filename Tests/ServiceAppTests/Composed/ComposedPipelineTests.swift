@@ -102,6 +102,24 @@ final class ComposedPipelineTests: XCTestCase {
         XCTAssertTrue(result.contains(#""status":"found""#), result)
     }
 
+    /// `retry` after a lookup subscribes to the failed lookup again: a new request (here with the
+    /// client's own retry policy off, so each failure reaches the stage).
+    func testRetryAfterALookupRequestsItAgain() throws {
+        client = GithubClient(configuration: .init(baseURL: client.configuration.baseURL, retry: RetryPolicy(maxRetries: 0)))
+        fake.script("heckj", .status(503), .status(503))
+        let once = try start([.lookup(.githubUser, flatten: .switchToLatest)])
+        once.receive("heckj")
+        XCTAssertTrue(waitUntil(timeout: 10) { self.written.contains { $0.contains(#""status":"unavailable""#) } }, "\(written)")
+        once.cancel()
+        events.mutate { $0 = [] }
+        fake.script("heckj", .status(503))
+        let retried = try start([.lookup(.githubUser, flatten: .switchToLatest), .retry(times: 2)])
+        defer { retried.cancel() }
+        retried.receive("heckj")
+        XCTAssertTrue(waitUntil(timeout: 10) { self.written.contains { $0.contains(#""status":"found""#) } }, "\(written)")
+        XCTAssertEqual(fake.requestCount(for: "heckj"), 4, "1 failed without the stage; then 2 failed and the second retry answered")
+    }
+
     // MARK: The limits hold
 
     /// Eight `delay` stages at the longest `ms`, fed far faster than they drain: each holds at
