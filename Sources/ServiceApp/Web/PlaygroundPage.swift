@@ -103,7 +103,7 @@ enum PlaygroundPage {
         .stage-buttons button { padding: 0 8px; background: none; color: var(--accent); }
         .params { display: flex; flex-wrap: wrap; gap: 6px 12px; margin-top: 6px; }
         .param { display: inline-flex; align-items: center; gap: 4px; font-size: 0.8rem; font-weight: normal; margin: 0; }
-        .param input, .param select { width: auto; max-width: 9em; padding: 3px 6px; font-size: 0.85rem; }
+        .param input, .param select { width: auto; max-width: 12em; padding: 3px 6px; font-size: 0.85rem; }
         .param input[type="number"] { width: 7.5em; }
         .param input[type="text"] { max-width: 12em; }
         .param input:invalid { outline: 2px solid var(--bad); }
