@@ -48,12 +48,18 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case searchPerPage = "search.perPage"
     case muxMaxSubscriptions = "mux.maxSubscriptions"
     case muxMaxPendingEvents = "mux.maxPendingEvents"
+    case composerMaxStages = "composer.maxStages"
+    case composerMaxMs = "composer.maxMs"
+    case composerMaxCount = "composer.maxCount"
+    case composerMaxStringLength = "composer.maxStringLength"
+    case composerMaxLookups = "composer.maxLookups"
+    case composerMaxPublishers = "composer.maxPublishers"
 
     /// The key as swift-configuration's providers look it up: `["http", "maxHeaderBytes"]`.
     var absoluteKey: AbsoluteConfigKey { AbsoluteConfigKey(rawValue.split(separator: ".").map(String.init)) }
 
     /// The objects that group keys in the file.
-    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits", "redis", "mux"]
+    static let groups: Set<String> = ["http", "webSocket", "upstream", "retry", "cache", "search", "limits", "redis", "mux", "composer"]
 
     /// The command-line flag that overrides this key, e.g. `--port`.
     var flag: String? {

@@ -1,4 +1,5 @@
 import GithubProxy
+import PipelineWire
 import SharedState
 
 extension ConfigResolver {
@@ -68,6 +69,17 @@ extension ConfigResolver {
         settings.maxSubscriptions = try reader.integer(.muxMaxSubscriptions, default: defaults.maxSubscriptions, in: 1...10_000)
         settings.maxPendingEvents = try reader.integer(.muxMaxPendingEvents, default: defaults.maxPendingEvents, in: 1...1_000_000)
         return settings
+    }
+
+    /// The `"composer"` group: what a composed pipeline may ask for.
+    static func composerLimits(_ reader: SettingReader, _ defaults: ComposerLimits) throws(ConfigError) -> ComposerLimits {
+        ComposerLimits(
+            maxStages: try reader.integer(.composerMaxStages, default: defaults.maxStages, in: 1...64),
+            maxMs: try reader.integer(.composerMaxMs, default: defaults.maxMs, in: 0...60_000),
+            maxCount: try reader.integer(.composerMaxCount, default: defaults.maxCount, in: 1...10_000),
+            maxStringLength: try reader.integer(.composerMaxStringLength, default: defaults.maxStringLength, in: 1...4_096),
+            maxLookups: try reader.integer(.composerMaxLookups, default: defaults.maxLookups, in: 0...8),
+            maxPublishers: try reader.integer(.composerMaxPublishers, default: defaults.maxPublishers, in: 1...16))
     }
 
     /// `trustedProxies`, `allowedOrigins` and the `"limits"` group.
