@@ -24,12 +24,12 @@ def resolve(ref):
     return node
 
 
-def receive_schemas(address):
-    """The payload schemas of the receive operation of the channel at `address`, by `type`."""
+def receive_schemas(address, action="receive"):
+    """The payload schemas of the receive (or send) operation of the channel at `address`, by `type`."""
     channel_id = next(cid for cid, channel in document["channels"].items() if channel["address"] == address)
     schemas = {}
     for operation in document["operations"].values():
-        if operation["action"] == "receive" and operation["channel"]["$ref"] == f"#/channels/{channel_id}":
+        if operation["action"] == action and operation["channel"]["$ref"] == f"#/channels/{channel_id}":
             for ref in operation["messages"]:
                 payload = resolve(resolve(ref["$ref"])["$ref"])["payload"]
                 schemas.setdefault(payload["properties"]["type"]["const"], []).append(payload)
@@ -158,6 +158,9 @@ def mux_session():
         pass
     pipelines = {}
     frames = [
+        # Refused definitions: bad_pipeline with a stage, and with null (the whole).
+        {"type": "subscribe", "id": "b1", "pipeline": {"stages": [{"op": "delay"}, {"op": "map", "fn": "count"}, {"op": "retry", "times": 1}]}},
+        {"type": "subscribe", "id": "b2", "pipeline": {"stages": []}},
         {"type": "subscribe", "id": "u1", "pipeline": "github-user", "demand": 1, "trace": True},
         {"type": "subscribe", "id": "s1", "pipeline": "github-search"},
         {"type": "subscribe", "id": "f1", "pipeline": "form", "demand": 10},
@@ -200,12 +203,43 @@ def mux_session():
                 failures.append(f"{address}: stage {event['stage']} is not in the catalog")
     ws.close()
     expected = {"subscribed", "event", "trace", "completion", "error:bad_message", "error:unknown_id", "error:duplicate_id",
-                "error:unknown_pipeline", "error:bad_demand", "error:too_many_subscriptions"}
+                "error:unknown_pipeline", "error:bad_pipeline", "error:bad_demand", "error:too_many_subscriptions"}
     missing = expected - set(seen)
     if missing:
         failures.append(f"{address}: never received {sorted(missing)} (got {seen})")
 
 
+# Composed pipelines: the subscribe schema takes every preset GET /api/operators lists and refuses
+# what the service refuses by shape (an unknown parameter, an unknown op); the error schema wants a
+# stage on bad_pipeline errors and none on others.
+def composed_schemas():
+    subscribe = receive_schemas("/ws/pipelines", action="send")["subscribe"][0]
+    error = receive_schemas("/ws/pipelines")["error"][0]
+    catalog = json.loads(urllib.request.urlopen(f"http://{BASE}/api/operators", timeout=5).read())
+    if not catalog["presets"]:
+        failures.append("GET /api/operators lists no presets")
+    for preset in catalog["presets"]:
+        frame = {"type": "subscribe", "id": "c", "pipeline": preset["definition"], "demand": 16, "trace": True}
+        try:
+            jsonschema.validate(frame, subscribe)
+        except jsonschema.ValidationError as error_:
+            failures.append(f"preset {preset['name']}: {error_.message}")
+    refused = [
+        {"type": "subscribe", "id": "c", "pipeline": {"stages": [{"op": "delay", "latest": True}]}},
+        {"type": "subscribe", "id": "c", "pipeline": {"stages": [{"op": "nope"}]}},
+        {"type": "subscribe", "id": "c", "pipeline": {"stages": [{"op": "delay"}], "name": "x"}},
+        {"type": "error", "id": "c", "code": "bad_pipeline", "message": "m"},
+        {"type": "error", "id": "c", "code": "bad_demand", "message": "m", "stage": 1},
+    ]
+    for bad in refused:
+        try:
+            jsonschema.validate(bad, subscribe if bad["type"] == "subscribe" else error)
+            failures.append(f"the schema accepted {bad}")
+        except jsonschema.ValidationError:
+            pass
+
+
+composed_schemas()
 mux_session()
 
 if failures:
