@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GithubProxy
 import HTTPServer
+import WebSocketPublishers
 import Locking
 import Logging
 import Metrics
