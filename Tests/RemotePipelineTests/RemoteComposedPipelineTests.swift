@@ -64,18 +64,12 @@ final class RemoteComposedPipelineTests: RemotePipelineTestCase {
     }
 
     /// A valid definition runs on the service: its `hello` with the normalised stages, then its
-    /// values. NOTE: composed subscriptions are served by the composer's runtime (issue #32, a
-    /// separate branch); until it is merged, the multiplexer refuses a valid definition and this
-    /// test is skipped.
+    /// values.
     func testAComposedPipelineRuns() throws {
         try startService()
         let input = PassthroughSubject<String, Never>()
         let recorder = EventRecorder()
         RemotePipeline(url: url, definition: uppercased).events(for: input).subscribe(recorder)
-        _ = waitUntil(timeout: 10) { !recorder.events.isEmpty || recorder.completion != nil }
-        if case .failure(.refused("unknown_pipeline", "composed pipelines are not served yet"))? = recorder.completion {
-            throw XCTSkip("composed pipelines are not served in this build yet")
-        }
         let hello = try XCTUnwrap(recorder.waitFor { $0.type == "hello" })
         XCTAssertEqual(hello.pipeline, "composed")
         XCTAssertTrue(hello.json.contains(#""stages":[{"op":"removeDuplicates"},{"fn":"uppercased","op":"map"}]"#), hello.json)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import WebSocketPublishers
 import HTTPTestSupport
 import PipelineWire
 import StreamCore

@@ -16,8 +16,12 @@ extension GithubClient {
     ///   else the upstream lookup with `activity` told when it starts and when it completes or is
     ///   cancelled (the seed's `handleEvents` feeding `networkActivityPublisher`), caught into an
     ///   empty list with the matching status — or the stale copy when the upstream failed.
+    ///
+    /// `retries`: how many times a failed answer is subscribed to again before it is caught
+    /// (Combine's `retry`, a composed pipeline's `retry` stage); each time is a new lookup, charged
+    /// to `quota` like the first. The retry policy's own attempts come on top.
     public func retrieveGithubUser(
-        username: String, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil
+        username: String, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil, retries: Int = 0
     ) -> AnyPublisher<LookupResult, Never> {
         guard username.count >= configuration.minLength else {
             return Just(LookupResult(query: username, status: .tooShort)).eraseToAnyPublisher()
@@ -26,6 +30,7 @@ extension GithubClient {
             return Just(LookupResult(query: username, status: .invalid)).eraseToAnyPublisher()
         }
         return userAnswer(login: username, activity: activity, quota: quota)
+            .retry(retries)
             .map { LookupResult(query: username, status: .found, users: [$0.value], stale: $0.source == .stale) }
             .catch { Just(LookupResult(query: username, failure: $0)) }
             .eraseToAnyPublisher()

@@ -20,8 +20,12 @@ extension GithubClient {
     ///
     /// Searches spend GitHub's `search` rate-limit resource (`searchBudget`), never `core`, and
     /// one request of `quota` each (refused: `rate_limited` with the client scope, no request).
+    ///
+    /// `retries`: how many times a failed search is subscribed to again before it is caught
+    /// (Combine's `retry`, a composed pipeline's `retry` stage); each time is a new request,
+    /// charged to `quota` like the first.
     public func search(
-        query: String, perPage: Int = 10, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil
+        query: String, perPage: Int = 10, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil, retries: Int = 0
     ) -> AnyPublisher<SearchResult, Never> {
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return Just(SearchResult(query: query, status: .empty)).eraseToAnyPublisher() }
@@ -49,6 +53,7 @@ extension GithubClient {
                 }
             }
             .reportingActivity(to: activity))
+            .retry(retries)
             .map { SearchResult(query: query, page: $0) }
             .catch { [self] error -> Just<SearchResult> in
                 if error.allowsStaleCopy, let page = searchCache.staleIfError(for: key)?.value {

@@ -32,39 +32,63 @@ struct IOEvent {
     let failed: Bool
 }
 
-/// An epoll instance (level-triggered) plus an eventfd that wakes it from other threads.
+/// An epoll instance (level-triggered) plus an eventfd that wakes it from other threads and a
+/// timerfd that wakes it at the loop's next timer (to the nanosecond, where `epoll_wait`'s own
+/// timeout counts whole milliseconds).
 ///
-/// Owned by one `EventLoop`; `wait` is only called from its thread, `wake` from any.
+/// Owned by one `EventLoop`; `wait` and `armTimer` are only called from its thread, `wake` from any.
 struct Epoll: ~Copyable {
     private let fd: Int32
     private let wakeFD: Int32
+    private let timerFD: Int32
     private let events: UnsafeMutableBufferPointer<epoll_event>
 
     /// The token `wait` reports for the wake-up descriptor.
     static let wakeToken = UInt64.max
+    /// The token `wait` reports when the timer armed with `armTimer` expired.
+    static let timerToken = UInt64.max - 1
 
     init(maxEvents: Int = 256) throws(SocketError) {
         let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard fd >= 0 else { throw .lastError("epoll_create1") }
         let wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.u64 = Epoll.wakeToken
-        guard wakeFD >= 0, epoll_ctl(fd, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
-            let error = SocketError.lastError(wakeFD >= 0 ? "epoll_ctl" : "eventfd")
+        let timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        var wakeEvent = epoll_event()
+        wakeEvent.events = EPOLLIN.rawValue
+        wakeEvent.data.u64 = Epoll.wakeToken
+        var timerEvent = epoll_event()
+        timerEvent.events = EPOLLIN.rawValue
+        timerEvent.data.u64 = Epoll.timerToken
+        guard wakeFD >= 0, timerFD >= 0, epoll_ctl(fd, EPOLL_CTL_ADD, wakeFD, &wakeEvent) == 0,
+              epoll_ctl(fd, EPOLL_CTL_ADD, timerFD, &timerEvent) == 0
+        else {
+            let error = SocketError.lastError(wakeFD < 0 ? "eventfd" : timerFD < 0 ? "timerfd_create" : "epoll_ctl")
             if wakeFD >= 0 { Glibc.close(wakeFD) }
+            if timerFD >= 0 { Glibc.close(timerFD) }
             Glibc.close(fd)
             throw error
         }
         self.fd = fd
         self.wakeFD = wakeFD
+        self.timerFD = timerFD
         events = .allocate(capacity: maxEvents)
     }
 
     deinit {
         events.deallocate()
+        Glibc.close(timerFD)
         Glibc.close(wakeFD)
         Glibc.close(fd)
+    }
+
+    /// Makes a `wait` report `timerToken` once `nanoseconds` (at least 1) have passed, replacing
+    /// any earlier arming.
+    func armTimer(after nanoseconds: UInt64) {
+        let delay = max(nanoseconds, 1)
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(delay / 1_000_000_000)
+        spec.it_value.tv_nsec = Int(delay % 1_000_000_000)
+        _ = timerfd_settime(timerFD, 0, &spec, nil)
     }
 
     func add(_ descriptor: Int32, interest: IOInterest, token: UInt64) throws(SocketError) {
@@ -87,8 +111,8 @@ struct Epoll: ~Copyable {
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: forever) and calls `body` for each ready
-    /// descriptor; wake-ups are consumed here and reported with `wakeToken`. Returns the number
-    /// of events.
+    /// descriptor; wake-ups and timer expiries are consumed here and reported with `wakeToken`
+    /// and `timerToken`. Returns the number of events.
     @discardableResult
     func wait(timeoutMilliseconds: Int32, _ body: (IOEvent) -> Void) -> Int {
         let count = epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
@@ -97,9 +121,9 @@ struct Epoll: ~Copyable {
         for index in 0..<Int(count) {
             let event = events[index]
             let token = event.data.u64
-            if token == Epoll.wakeToken {
+            if token == Epoll.wakeToken || token == Epoll.timerToken {
                 var value: UInt64 = 0
-                _ = Glibc.read(wakeFD, &value, MemoryLayout<UInt64>.size)
+                _ = Glibc.read(token == Epoll.wakeToken ? wakeFD : timerFD, &value, MemoryLayout<UInt64>.size)
             }
             body(
                 IOEvent(

@@ -12,8 +12,9 @@ import Locking
 /// one `sched_yield`.
 ///
 /// A loop also owns one read buffer shared by its connections (reads are serial, so an idle
-/// connection holds no buffer) and a deadline sweep that times connections out without a timer
-/// per connection.
+/// connection holds no buffer), a deadline sweep that times connections out without a timer
+/// per connection, and timers (`schedule(at:_:)`) so that what a connection's session times —
+/// a pipeline's throttle or debounce — fires on the thread that writes its socket.
 public final class EventLoop: @unchecked Sendable {
     // Sendable: the queued tasks and the lifecycle live in `state`, inside its lock; every other
     // mutable field is only touched on the thread (or, once it has ended, by the one thread
@@ -29,6 +30,9 @@ public final class EventLoop: @unchecked Sendable {
     private var nextToken: UInt64 = 0
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
     private var spareTasks: [@Sendable () -> Void] = []
+    private var timers = LoopTimerQueue()
+    /// The deadline the epoll's timer is armed for, if it has not expired yet.
+    private var armedDeadline: UInt64?
     /// The loop queued a task itself, or asked to stop, since its turn last took the tasks: it
     /// must not block in `epoll_wait` (tasks from other threads wake it instead). With this the
     /// turn takes the lock once, to take its tasks.
@@ -72,6 +76,19 @@ public final class EventLoop: @unchecked Sendable {
                 drainStopped()
             }
         }
+    }
+
+    /// Runs `body` on the loop at `deadline` or soon after (never inline), unless the timer
+    /// returned is cancelled first. Safe from any thread; timers due at the same time run in the
+    /// order they were scheduled. A loop that has stopped runs no timers.
+    @discardableResult
+    public func schedule(at deadline: DispatchTime, _ body: @escaping @Sendable () -> Void) -> LoopTimer {
+        let timer = LoopTimer()
+        execute { [self] in
+            timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
+            armTimer(now: DispatchTime.now().uptimeNanoseconds)
+        }
+        return timer
     }
 
     /// Runs `body` on the loop and waits for its result; must not be called on the loop.
@@ -179,8 +196,14 @@ public final class EventLoop: @unchecked Sendable {
         nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
         while true {
             let ready = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
-                guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
+                guard event.token < Epoll.timerToken, let handler = handlers[event.token] else { return }
                 handler.ready(event)
+            }
+            // Timers before tasks: what a timer hands the loop (a throttled result to write)
+            // goes out in this turn, before the yield below.
+            let now = DispatchTime.now().uptimeNanoseconds
+            if let next = timers.nextDeadline, next <= now || armedDeadline.map({ $0 <= now }) ?? true {
+                runTimers(now: now)
             }
             if runTasks() { break }
             // After a busy turn, let other runnable threads on this core go first (a no-op when
@@ -189,7 +212,6 @@ public final class EventLoop: @unchecked Sendable {
             // the round trips at 1.22× the CPU each (measured for #24 in commit 325d20c; the figures
             // are in the history of docs/benchmarks.md).
             if ready > 0 { sched_yield() }
-            let now = DispatchTime.now().uptimeNanoseconds
             if now >= nextSweep {
                 sweep(now: now)
                 nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
@@ -221,6 +243,23 @@ public final class EventLoop: @unchecked Sendable {
         batch.removeAll(keepingCapacity: true)
         spareTasks = batch
         return exit
+    }
+
+    /// Runs the timers due at `now` (those they schedule for `now` or earlier too), then arms
+    /// the epoll's timer for the next.
+    private func runTimers(now: UInt64) {
+        while let action = timers.popDue(now: now) { action() }
+        armTimer(now: now)
+    }
+
+    /// Arms the epoll's timer for the earliest queued deadline unless it is armed for that or
+    /// earlier and has not expired. An expiry with nothing due (a cancelled timer) is harmless.
+    private func armTimer(now: UInt64) {
+        if let armed = armedDeadline, armed <= now { armedDeadline = nil }
+        guard let next = timers.nextDeadline else { return }
+        if let armed = armedDeadline, armed <= next { return }
+        epoll.armTimer(after: next > now ? next - now : 1)
+        armedDeadline = next
     }
 
     private func sweep(now: UInt64) {

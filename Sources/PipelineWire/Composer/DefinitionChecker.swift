@@ -7,6 +7,9 @@ struct DefinitionChecker {
     private(set) var kind = ValueKind.string
     private var index = 0
     private var lookups = 0
+    /// How many input values one value may hold by now (nested `collect`s multiply): at most
+    /// `limits.maxCount`, so no value grows past what one collect of the largest count holds.
+    private var held = 1
     private var previous: ComposedStage?
 
     init(limits: ComposerLimits) {
@@ -40,6 +43,7 @@ struct DefinitionChecker {
                 message: "\(stage.op) does not accept \(kind.described) (it accepts \(accepted.isEmpty ? "nothing here" : accepted.joined(separator: ", ")))")
         }
         if case .lookup = stage { lookups += 1 }
+        if case .collect(let trigger) = stage { held *= Self.groupSize(trigger, limits) }
         kind = output
         previous = stage
         index += 1
@@ -62,10 +66,17 @@ struct DefinitionChecker {
             return prefix.flatMap { string("prefix", $0) }
         case .scan(.joined(let separator)):
             return string("separator", separator)
-        case .collect(.count(let count)):
-            return integer("count", count, 1, limits.maxCount)
-        case .collect(.ms(let ms)):
-            return integer("ms", ms, 1, limits.maxMs)
+        case .collect(let trigger):
+            let message = switch trigger {
+            case .count(let count): integer("count", count, 1, limits.maxCount)
+            case .ms(let ms): integer("ms", ms, 1, limits.maxMs)
+            }
+            if let message { return message }
+            let total = held * Self.groupSize(trigger, limits)
+            guard total <= limits.maxCount else {
+                return "its values would hold up to \(total) input values; nested collects multiply, and a value may hold at most \(limits.maxCount) (a collect by time holds up to \(limits.maxCount) per group)"
+            }
+            return nil
         case .prepend(.string(let text)):
             return string("value", text)
         case .prepend(.number(let number)):
@@ -80,6 +91,11 @@ struct DefinitionChecker {
             guard case .lookup? = previous else { return "must come directly after a lookup (it retries that lookup's request)" }
             return integer("times", times, 1, limits.maxCount)
         }
+    }
+
+    /// The most values one group of `trigger` holds: its count, or `maxCount` for a group by time.
+    private static func groupSize(_ trigger: CollectTrigger, _ limits: ComposerLimits) -> Int {
+        if case .count(let count) = trigger { count } else { limits.maxCount }
     }
 
     /// Nil when `value` is from `lower` to `upper` (never, when the limits leave no room).

@@ -23,7 +23,7 @@ extension OperatorDescription {
             parameters: [ms(300, "the quiet time, in milliseconds")], accepts: ["any"], produces: "same"),
         OperatorDescription(
             op: "delay", combine: "delay(for:scheduler:)",
-            summary: "Every value, ms later.",
+            summary: "Every value, ms later (at most maxCount on their way: more are dropped while it is full).",
             parameters: [ms(200, "the delay, in milliseconds")], accepts: ["any"], produces: "same"),
         OperatorDescription(
             op: "removeDuplicates", combine: "removeDuplicates()",
@@ -47,7 +47,7 @@ extension OperatorDescription {
             accepts: [ValueKind.string.rawValue, ValueKind.array.rawValue] + results, produces: "by fn"),
         OperatorDescription(
             op: "scan", combine: "scan(_:_:)",
-            summary: "Accumulates: count (any → the number of values so far) or joined (string → the values so far, joined by separator).",
+            summary: "Accumulates: count (any → the number of values so far) or joined (string → the last maxCount values, joined by separator).",
             parameters: [
                 P("fn", .enum, values: ScanFunction.names, required: true, "the accumulation"),
                 P("separator", .string, default: .string(","), "joined only: what goes between the values"),
@@ -55,7 +55,7 @@ extension OperatorDescription {
             accepts: ["any"], produces: "by fn"),
         OperatorDescription(
             op: "collect", combine: "collect(_:) or collect(.byTime(_:_:))",
-            summary: "Gathers values into arrays: every count values, or every ms (exactly one of the two).",
+            summary: "Gathers values into arrays: every count values, or every ms (exactly one of the two; at most maxCount values a group). Nested collects multiply: a value may hold at most maxCount input values.",
             parameters: [
                 P("count", .integer, minimum: 1, maximum: .maxCount, "values per array"),
                 P("ms", .integer, minimum: 1, maximum: .maxMs, "the time per array, in milliseconds"),

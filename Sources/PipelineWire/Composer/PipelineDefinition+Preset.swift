@@ -30,9 +30,9 @@ extension PipelineDefinition {
             ])),
         Preset(
             name: "search", title: "The search field",
-            summary: "Debounce 300 ms, drop repeats, search users and keep only the newest request: the github-search pipeline (/ws/search) without its refresh button.",
+            summary: "Start from the empty field, debounce 300 ms, drop repeats, search users and keep only the newest request: the github-search pipeline (/ws/search) without its refresh button.",
             definition: PipelineDefinition(stages: [
-                .debounce(ms: 300), .removeDuplicates, .lookup(.githubSearch, flatten: .switchToLatest),
+                .prepend(.string("")), .debounce(ms: 300), .removeDuplicates, .lookup(.githubSearch, flatten: .switchToLatest),
             ])),
         Preset(
             name: "throttle", title: "Throttle",

@@ -1,5 +1,5 @@
-import GithubProxy
 import PipelineWire
+import GithubProxy
 import SharedState
 
 extension ConfigResolver {
@@ -68,18 +68,20 @@ extension ConfigResolver {
         var settings = defaults
         settings.maxSubscriptions = try reader.integer(.muxMaxSubscriptions, default: defaults.maxSubscriptions, in: 1...10_000)
         settings.maxPendingEvents = try reader.integer(.muxMaxPendingEvents, default: defaults.maxPendingEvents, in: 1...1_000_000)
+        settings.composer = try composerLimits(reader, defaults.composer)
         return settings
     }
 
-    /// The `"composer"` group: what a composed pipeline may ask for.
+    /// The `"composer"` group: the limits of the pipelines clients compose on `/ws/pipelines`.
     static func composerLimits(_ reader: SettingReader, _ defaults: ComposerLimits) throws(ConfigError) -> ComposerLimits {
-        ComposerLimits(
-            maxStages: try reader.integer(.composerMaxStages, default: defaults.maxStages, in: 1...64),
-            maxMs: try reader.integer(.composerMaxMs, default: defaults.maxMs, in: 0...60_000),
-            maxCount: try reader.integer(.composerMaxCount, default: defaults.maxCount, in: 1...10_000),
-            maxStringLength: try reader.integer(.composerMaxStringLength, default: defaults.maxStringLength, in: 1...4_096),
-            maxLookups: try reader.integer(.composerMaxLookups, default: defaults.maxLookups, in: 0...8),
-            maxPublishers: try reader.integer(.composerMaxPublishers, default: defaults.maxPublishers, in: 1...16))
+        var limits = defaults
+        limits.maxStages = try reader.integer(.composerMaxStages, default: defaults.maxStages, in: 1...64)
+        limits.maxMs = try reader.integer(.composerMaxMs, default: defaults.maxMs, in: 0...600_000)
+        limits.maxCount = try reader.integer(.composerMaxCount, default: defaults.maxCount, in: 1...10_000)
+        limits.maxStringLength = try reader.integer(.composerMaxStringLength, default: defaults.maxStringLength, in: 1...65_536)
+        limits.maxLookups = try reader.integer(.composerMaxLookups, default: defaults.maxLookups, in: 0...8)
+        limits.maxPublishers = try reader.integer(.composerMaxPublishers, default: defaults.maxPublishers, in: 1...64)
+        return limits
     }
 
     /// `trustedProxies`, `allowedOrigins` and the `"limits"` group.

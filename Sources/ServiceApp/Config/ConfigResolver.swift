@@ -61,7 +61,6 @@ struct ConfigResolver: Sendable {
         config.cache = try Self.cacheSettings(reader, defaults.cache)
         config.search = try Self.searchSettings(reader, defaults.search)
         config.mux = try Self.muxSettings(reader, defaults.mux)
-        config.composer = try Self.composerLimits(reader, defaults.composer)
         config.fairUse = try Self.fairUseSettings(reader, defaults.fairUse)
         config.redis = try Self.redisSettings(reader)
         return config

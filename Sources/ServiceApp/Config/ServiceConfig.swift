@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PipelineWire
 
 /// The service's resolved settings: every row of the contract's table and every key of
 /// `config/service.json`, after precedence (flag > environment variable > config file > built-in
@@ -43,8 +42,6 @@ struct ServiceConfig: Sendable, Equatable {
     var search = SearchPipeline.Settings()
     /// `/ws/pipelines`: subscriptions per connection, events waiting for demand.
     var mux = MuxStateMachine.Settings()
-    /// What a composed pipeline (`/ws/pipelines`, a definition object) may ask for.
-    var composer = ComposerLimits()
     /// Client identity, origins and per-client limits.
     var fairUse = FairUseSettings()
     /// The Redis shared by replicas, if any.

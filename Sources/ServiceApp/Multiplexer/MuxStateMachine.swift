@@ -22,6 +22,8 @@ struct MuxStateMachine: Sendable {
         var maxPendingEvents = 256
         /// The catalog's pipeline names.
         var pipelines: Set<String> = Set(PipelineDescriptor.all.map(\.name))
+        /// What a definition may ask for (the `"composer"` group).
+        var composer = ComposerLimits()
     }
 
     /// What happened.
@@ -45,7 +47,7 @@ struct MuxStateMachine: Sendable {
     enum Action: Equatable, Sendable {
         case send(MuxServerFrame)
         /// Start an instance of `pipeline` for `serial` (with traces when `trace`).
-        case start(Serial, pipeline: String, trace: Bool)
+        case start(Serial, pipeline: Pipeline, trace: Bool)
         /// Give the instance of `serial` one frame of its endpoint.
         case deliver(Serial, message: String)
         /// Tear the instance of `serial` down (its upstream requests are cancelled).
@@ -56,6 +58,21 @@ struct MuxStateMachine: Sendable {
         case closeSession(Serial)
         /// Read the client's next frame.
         case readNext
+    }
+
+    /// What a subscription runs: a catalog pipeline, or a definition the client composed
+    /// (checked against `settings.composer` before anything was kept for it).
+    enum Pipeline: Equatable, Sendable {
+        case catalog(String)
+        case composed(PipelineDefinition)
+
+        /// The `pipeline` of the `subscribed` frame.
+        var name: String {
+            switch self {
+            case .catalog(let name): name
+            case .composed: ComposedEvent.pipelineName
+            }
+        }
     }
 
     private struct Subscription {
@@ -70,7 +87,7 @@ struct MuxStateMachine: Sendable {
         }
 
         let serial: Serial
-        let pipeline: String
+        let pipeline: Pipeline
         var phase: Phase
         var demand: Subscribers.Demand
         /// Events produced while demand was 0, oldest first (at most `maxPendingEvents`).
@@ -125,20 +142,8 @@ struct MuxStateMachine: Sendable {
 
     private mutating func receive(_ frame: MuxClientFrame) -> [Action] {
         switch frame {
-        case .subscribe(let id, .catalog(let pipeline), let demand, let trace):
+        case .subscribe(let id, let pipeline, let demand, let trace):
             return subscribe(id, pipeline: pipeline, demand: Subscribers.Demand(demand), trace: trace)
-        case .subscribe(let id, .composed(let definition), _, _):
-            // Not served yet (the composer's runtime comes separately): a definition is checked,
-            // and refused with where it is wrong, or as not served.
-            guard subscriptions[id] == nil else {
-                return [.send(.error(id: id, code: .duplicateID, message: "a live subscription has this id"))]
-            }
-            do {
-                _ = try PipelineDefinition(decoding: definition)
-            } catch {
-                return [.send(.error(id: id, code: .badPipeline, message: error.message, stage: error.stage))]
-            }
-            return [.send(.error(id: id, code: .unknownPipeline, message: "composed pipelines are not served yet"))]
         case .send(let id, let message):
             guard let subscription = subscriptions[id], case .running = subscription.phase else { return unknown(id) }
             return [.deliver(subscription.serial, message: message.frameText)]
@@ -160,13 +165,24 @@ struct MuxStateMachine: Sendable {
         [.send(.error(id: id, code: .unknownID, message: "no live subscription has this id"))]
     }
 
-    private mutating func subscribe(_ id: String, pipeline: String, demand: Subscribers.Demand, trace: Bool) -> [Action] {
+    private mutating func subscribe(_ id: String, pipeline name: MuxPipelineName, demand: Subscribers.Demand, trace: Bool) -> [Action] {
         // Every check before anything is kept for the subscription.
         guard subscriptions[id] == nil else {
             return [.send(.error(id: id, code: .duplicateID, message: "a live subscription has this id"))]
         }
-        guard settings.pipelines.contains(pipeline) else {
-            return [.send(.error(id: id, code: .unknownPipeline, message: "no pipeline is called \"\(pipeline.prefix(64))\" (see GET /api/pipelines)"))]
+        let pipeline: Pipeline
+        switch name {
+        case .catalog(let name):
+            guard settings.pipelines.contains(name) else {
+                return [.send(.error(id: id, code: .unknownPipeline, message: "no pipeline is called \"\(name.prefix(64))\" (see GET /api/pipelines)"))]
+            }
+            pipeline = .catalog(name)
+        case .composed(let text):
+            do {
+                pipeline = .composed(try PipelineDefinition(decoding: text, limits: settings.composer))
+            } catch {
+                return [.send(.error(id: id, code: .badPipeline, message: error.message, stage: error.stage))]
+            }
         }
         guard subscriptions.count < settings.maxSubscriptions else {
             return [.send(.error(id: id, code: .tooManySubscriptions, message: "at most \(settings.maxSubscriptions) subscriptions per connection"))]
@@ -180,7 +196,7 @@ struct MuxStateMachine: Sendable {
         }
         subscriptions[id] = Subscription(serial: serial, pipeline: pipeline, phase: .running(.base), demand: demand)
         running += 1
-        return [.send(.subscribed(id: id, pipeline: pipeline)), .start(serial, pipeline: pipeline, trace: trace)]
+        return [.send(.subscribed(id: id, pipeline: pipeline.name)), .start(serial, pipeline: pipeline, trace: trace)]
     }
 
     /// Fair use's answer for a subscription waiting to start.
@@ -206,7 +222,7 @@ struct MuxStateMachine: Sendable {
         }
         subscriptions[id] = subscription
         running += 1
-        return actions + [.send(.subscribed(id: id, pipeline: subscription.pipeline)), .start(serial, pipeline: subscription.pipeline, trace: trace), .readNext]
+        return actions + [.send(.subscribed(id: id, pipeline: subscription.pipeline.name)), .start(serial, pipeline: subscription.pipeline, trace: trace), .readNext]
     }
 
     // MARK: Demand

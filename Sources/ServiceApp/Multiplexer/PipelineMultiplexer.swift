@@ -1,4 +1,5 @@
 import HTTPServer
+import WebSocketPublishers
 import Locking
 import PipelineWire
 @_spi(ServerSupport) import StreamCore
@@ -76,12 +77,17 @@ final class PipelineMultiplexer: @unchecked Sendable {
             if case .completion(_, let failure?) = frame, failure.code == .overflow { metrics.overflows.increment() }
             session.send(.text(frame.json))
         case .start(let serial, let pipeline, let trace):
-            guard let descriptor = PipelineDescriptor.named(pipeline) else { return }
             let output = PipelineInstance.Output(
                 event: forward { .event(serial, $0) }, trace: trace ? forward { .trace(serial, $0) } : nil
             )
+            switch pipeline {
+            case .catalog(let name):
+                guard let descriptor = PipelineDescriptor.named(name) else { return }
+                instances[serial] = descriptor.start(context, quota, output)
+            case .composed(let definition):
+                instances[serial] = ComposedInstance.start(definition: definition, context: context, quota: quota, output: output)
+            }
             metrics.started.increment()
-            instances[serial] = descriptor.start(context, quota, output)
         case .deliver(let serial, let message):
             instances[serial]?.receive(message)
         case .tearDown(let serial):

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GithubProxy
 import HTTPServer
+import WebSocketPublishers
 import Locking
 import Logging
 import Metrics
@@ -25,11 +26,11 @@ final class Service: Sendable {
     private let logger: Logger
 
     /// - Parameter scheduler: where throttle windows and retry delays run (a test scheduler in
-    ///   tests).
-    init(
-        config: ServiceConfig, logger: Logger,
-        scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler()
-    ) {
+    ///   tests). By default a session's pipeline runs its timers on its connection's event loop
+    ///   (`docs/concurrency.md`), so its results need no hand-over to the thread that writes
+    ///   them, and the GitHub client's retry delays and the drain's grace period run on Dispatch.
+    init(config: ServiceConfig, logger: Logger, scheduler injected: AnySchedulerOf<DispatchQueue>? = nil) {
+        let scheduler = injected ?? DispatchQueue.global().eraseToAnyScheduler()
         self.config = config
         self.scheduler = scheduler
         self.logger = logger
@@ -69,29 +70,34 @@ final class Service: Sendable {
             configuration: config.serverConfiguration,
             router: Service.router(
                 client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing,
-                composer: config.composer, logger: logger),
+                composer: config.mux.composer, logger: logger),
             logger: logger
         )
         server.setErrorResponse { status, message in
             JSONResponse.error(status, JSONResponse.serverErrorCode(status), message)
         }
-        // The pipelines' timers are measured: how late each fires (pipeline_timer_lateness_seconds).
-        let pipelineScheduler = TimerLatenessScheduler(base: scheduler, record: metrics.timerLateness).eraseToAnyScheduler()
-        let context = PipelineDescriptor.Context(
-            client: client, config: config, scheduler: pipelineScheduler, fairUse: fairUse, cachedResult: metrics.cachedResult
-        )
+        // A session's pipelines time on its connection's loop; their timers are measured: how
+        // late each fires (pipeline_timer_lateness_seconds).
+        let timerLateness = metrics.timerLateness, cachedResult = metrics.cachedResult
+        let context: @Sendable (WebSocketSession) -> PipelineDescriptor.Context = { session in
+            let base = injected ?? session.scheduler.eraseToAnyScheduler()
+            return PipelineDescriptor.Context(
+                client: client, config: config, scheduler: TimerLatenessScheduler(base: base, record: timerLateness).eraseToAnyScheduler(),
+                fairUse: fairUse, cachedResult: cachedResult
+            )
+        }
         for pipeline in PipelineDescriptor.all {
             let opened = Self.sessionsOpened(pipeline.path)
             server.webSocket(pipeline.path, admit: fairUse.admitSession) { session in
                 opened.increment()
-                PipelineSession.attach(session, to: pipeline, context: context)
+                PipelineSession.attach(session, to: pipeline, context: context(session))
             }
         }
         let mux = MuxMetrics()
         let opened = Self.sessionsOpened("/ws/pipelines")
         server.webSocket("/ws/pipelines", admit: fairUse.admitSession) { session in
             opened.increment()
-            PipelineMultiplexer.attach(session, context: context, settings: config.mux, metrics: mux)
+            PipelineMultiplexer.attach(session, context: context(session), settings: config.mux, metrics: mux)
         }
         server.webSocket("/ws/echo") { session in
             session.messages.subscribe(session.outbound)

@@ -3,21 +3,7 @@ import XCTest
 
 @testable import HTTPServer
 
-final class EventLoopTests: XCTestCase {
-    private var loops: [EventLoop] = []
-
-    override func tearDown() {
-        loops.forEach { $0.stop() }
-        loops = []
-        super.tearDown()
-    }
-
-    private func makeLoop(sweep: Duration = .milliseconds(250)) throws -> EventLoop {
-        let loop = try EventLoop(label: "test.loop", sweepInterval: sweep)
-        loop.start()
-        loops.append(loop)
-        return loop
-    }
+final class EventLoopTests: EventLoopTestCase {
 
     func testTasksRunOnTheLoopThreadAndOnlyThere() throws {
         let loop = try makeLoop()
@@ -152,7 +138,8 @@ final class EventLoopTests: XCTestCase {
 }
 
 /// Strings appended from any thread.
-private final class Log: @unchecked Sendable {
+/// Entries appended from any thread (the loop tests' record of what ran, in order).
+final class Log: @unchecked Sendable {
     // Sendable: `items` is guarded by `lock`.
     private let lock = NSLock()
     private var items: [String] = []

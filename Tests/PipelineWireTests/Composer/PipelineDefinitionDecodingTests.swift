@@ -100,7 +100,7 @@ final class PipelineDefinitionDecodingTests: XCTestCase {
         let presets = Dictionary(uniqueKeysWithValues: PipelineDefinition.presets.map { ($0.name, $0.definition) })
         XCTAssertEqual(presets["github-user"]?.json,
                        #"{"stages":[{"latest":true,"ms":500,"op":"throttle"},{"op":"removeDuplicates"},{"flatten":"switchToLatest","op":"lookup","source":"github-user"}]}"#)
-        XCTAssertEqual(presets["search"]?.stages, [.debounce(ms: 300), .removeDuplicates, .lookup(.githubSearch, flatten: .switchToLatest)])
+        XCTAssertEqual(presets["search"]?.stages, [.prepend(.string("")), .debounce(ms: 300), .removeDuplicates, .lookup(.githubSearch, flatten: .switchToLatest)])
         XCTAssertEqual(presets["github-user"]?.outputKind, .githubUser)
         XCTAssertEqual(presets["throttle"]?.outputKind, .string)
     }

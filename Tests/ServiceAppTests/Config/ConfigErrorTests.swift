@@ -101,7 +101,6 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"cache": {"ttlSeconds": [60]}}"#, "cache.ttlSeconds"),
             (#"{"mux": {"maxPendingEvents": "256"}}"#, "mux.maxPendingEvents"),
             (#"{"mux": {"maxSubscriptions": 2.5}}"#, "mux.maxSubscriptions"),
-            (#"{"composer": {"maxMs": "500"}}"#, "composer.maxMs"),
         ]
         for (json, key) in cases {
             guard case .invalidValue(_, .file(_, let named), _) = fileError(json) else {
@@ -131,13 +130,6 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"mux": {"maxSubscriptions": 10001}}"#, "mux.maxSubscriptions"),
             (#"{"mux": {"maxPendingEvents": 0}}"#, "mux.maxPendingEvents"),
             (#"{"mux": {"maxPendingEvents": 1000001}}"#, "mux.maxPendingEvents"),
-            (#"{"composer": {"maxStages": 0}}"#, "composer.maxStages"),
-            (#"{"composer": {"maxStages": 65}}"#, "composer.maxStages"),
-            (#"{"composer": {"maxMs": 60001}}"#, "composer.maxMs"),
-            (#"{"composer": {"maxCount": 0}}"#, "composer.maxCount"),
-            (#"{"composer": {"maxStringLength": 4097}}"#, "composer.maxStringLength"),
-            (#"{"composer": {"maxLookups": 9}}"#, "composer.maxLookups"),
-            (#"{"composer": {"maxPublishers": 0}}"#, "composer.maxPublishers"),
             (#"{"logLevel": "verbose"}"#, "logLevel"),
             (#"{"githubApiUrl": "ftp://example.com"}"#, "githubApiUrl"),
             (#"{"githubApiUrl": "api.github.com"}"#, "githubApiUrl"),

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-import PipelineWire
 @testable import ServiceApp
 
 /// Flag > environment variable > config file > built-in default.
@@ -81,8 +80,7 @@ final class ConfigPrecedenceTests: XCTestCase {
              "upstream": {"connectTimeoutSeconds": 1, "requestTimeoutSeconds": 2, "maxConnections": 8},
              "retry": {"maxRetries": 3, "baseDelayMs": 10},
              "cache": {"capacity": 0, "ttlSeconds": 1},
-             "mux": {"maxSubscriptions": 3, "maxPendingEvents": 1},
-             "composer": {"maxStages": 3, "maxMs": 0, "maxCount": 5, "maxStringLength": 7, "maxLookups": 0, "maxPublishers": 2}}
+             "mux": {"maxSubscriptions": 3, "maxPendingEvents": 1}}
             """
         let config = try FakeFiles.resolve(file: json)
         var expected = ServiceConfig()
@@ -102,7 +100,6 @@ final class ConfigPrecedenceTests: XCTestCase {
         expected.cache = .init(capacity: 0, ttl: .seconds(1))
         expected.mux.maxSubscriptions = 3
         expected.mux.maxPendingEvents = 1
-        expected.composer = ComposerLimits(maxStages: 3, maxMs: 0, maxCount: 5, maxStringLength: 7, maxLookups: 0, maxPublishers: 2)
         XCTAssertEqual(config, expected)
     }
 

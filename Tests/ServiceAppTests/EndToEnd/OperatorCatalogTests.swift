@@ -9,7 +9,7 @@ import XCTest
 final class OperatorCatalogTests: EndToEndTestCase {
     func testTheCatalogHasTheConfiguredLimits() throws {
         let limits = ComposerLimits(maxStages: 4, maxMs: 2_000, maxCount: 10, maxStringLength: 32, maxLookups: 1, maxPublishers: 3)
-        try startService { $0.composer = limits }
+        try startService { $0.mux.composer = limits }
         let response = try get("/api/operators")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.header("Content-Type"), "application/json")

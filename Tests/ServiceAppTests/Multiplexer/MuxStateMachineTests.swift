@@ -22,7 +22,7 @@ final class MuxStateMachineTests: XCTestCase {
     func testSubscribeSendsSubscribedThenStartsTheInstanceThenReadsOn() {
         var mux = machine()
         XCTAssertEqual(mux.handle(subscribe("u1", "github-user", trace: true)), [
-            .send(.subscribed(id: "u1", pipeline: "github-user")), .start(1, pipeline: "github-user", trace: true), .readNext,
+            .send(.subscribed(id: "u1", pipeline: "github-user")), .start(1, pipeline: .catalog("github-user"), trace: true), .readNext,
         ])
         XCTAssertEqual(mux.running, 1)
         XCTAssertEqual(mux.handle(.frame(.send(id: "u1", message: .text("heckj")))), [.deliver(1, message: "heckj"), .readNext])
@@ -54,7 +54,7 @@ final class MuxStateMachineTests: XCTestCase {
         _ = mux.handle(subscribe("slow", demand: .none))
         _ = mux.handle(subscribe("fast"))
         XCTAssertEqual(mux.handle(.admitted(2, granted: true)), [
-            .send(.subscribed(id: "fast", pipeline: "form")), .start(2, pipeline: "form", trace: false), .readNext,
+            .send(.subscribed(id: "fast", pipeline: "form")), .start(2, pipeline: .catalog("form"), trace: false), .readNext,
         ])
         XCTAssertEqual(mux.handle(.event(1, "s1")), [])
         XCTAssertEqual(mux.handle(.event(2, "f1")), [event("fast", "f1")])
@@ -95,7 +95,7 @@ final class MuxStateMachineTests: XCTestCase {
         XCTAssertEqual(mux.handle(.event(1, "late")), [])
         XCTAssertEqual(mux.handle(.trace(1, "{}")), [])
         XCTAssertEqual(mux.handle(subscribe("f1")), [
-            .send(.subscribed(id: "f1", pipeline: "form")), .start(2, pipeline: "form", trace: false), .readNext,
+            .send(.subscribed(id: "f1", pipeline: "form")), .start(2, pipeline: .catalog("form"), trace: false), .readNext,
         ], "the id is free again, with a new serial")
         XCTAssertEqual(mux.handle(.event(1, "old instance")), [])
         XCTAssertEqual(mux.handle(.event(2, "new")), [event("f1", "new")])
@@ -121,7 +121,7 @@ final class MuxStateMachineTests: XCTestCase {
     }
 
     /// A composed subscription's definition is read before anything else is done: refused with
-    /// its stage. (Until the composer's runtime serves them, a valid one is refused as unknown.)
+    /// its stage; a valid one starts like a catalog pipeline, as `composed`.
     func testAComposedDefinitionIsCheckedFirst() {
         var mux = machine()
         func subscribe(_ definition: String) -> [Action] {
@@ -133,8 +133,20 @@ final class MuxStateMachineTests: XCTestCase {
         XCTAssertEqual(subscribe(#"{"stages":[]}"#), [
             .send(.error(id: "c", code: .badPipeline, message: "a pipeline needs at least one stage", stage: nil)), .readNext,
         ])
-        XCTAssertEqual(subscribe(#"{"stages":[{"op":"delay"}]}"#).first?.isError(.unknownPipeline), true)
+        XCTAssertEqual(subscribe(#"{"stages":[{"op":"collect","count":3},{"op":"collect","count":50}]}"#), [
+            .send(.error(
+                id: "c", code: .badPipeline,
+                message: "collect: its values would hold up to 150 input values; nested collects multiply, and a value may hold at most 100 (a collect by time holds up to 100 per group)",
+                stage: 1)),
+            .readNext,
+        ])
         XCTAssertEqual(mux.running, 0)
+        XCTAssertEqual(subscribe(#"{"stages":[{"op":"delay"}]}"#), [
+            .send(.subscribed(id: "c", pipeline: "composed")),
+            .start(1, pipeline: .composed(PipelineDefinition(stages: [.delay(ms: 200)])), trace: false),
+            .readNext,
+        ])
+        XCTAssertEqual(mux.running, 1)
     }
 
     // MARK: Sessions
@@ -151,7 +163,7 @@ final class MuxStateMachineTests: XCTestCase {
         XCTAssertEqual(mux.handle(.frame(.send(id: "b", message: .text("x")))).first?.isError(.unknownID), true, "a refused subscription does not exist")
         XCTAssertEqual(mux.handle(subscribe("b")), [.openSession(3)])
         XCTAssertEqual(mux.handle(.admitted(3, granted: true)), [
-            .send(.subscribed(id: "b", pipeline: "form")), .start(3, pipeline: "form", trace: false), .readNext,
+            .send(.subscribed(id: "b", pipeline: "form")), .start(3, pipeline: .catalog("form"), trace: false), .readNext,
         ])
         XCTAssertEqual(mux.handle(.frame(.cancel(id: "b"))), [.tearDown(3), .closeSession(3), .readNext], "its session is given back")
     }
@@ -165,7 +177,7 @@ final class MuxStateMachineTests: XCTestCase {
                        "b now uses the connection's own session; its extra one goes back")
         XCTAssertEqual(mux.handle(.frame(.cancel(id: "b"))), [.tearDown(2), .readNext], "nothing more to give back")
         XCTAssertEqual(mux.handle(subscribe("c")), [
-            .send(.subscribed(id: "c", pipeline: "form")), .start(3, pipeline: "form", trace: false), .readNext,
+            .send(.subscribed(id: "c", pipeline: "form")), .start(3, pipeline: .catalog("form"), trace: false), .readNext,
         ], "the connection's session is free again")
     }
 
@@ -189,7 +201,7 @@ final class MuxStateMachineTests: XCTestCase {
         _ = mux.handle(.event(1, "e1"))
         XCTAssertEqual(mux.handle(.event(1, "e2")), [.send(.overflow(id: "a", limit: 1)), .tearDown(1)])
         XCTAssertEqual(mux.handle(.admitted(2, granted: true)), [
-            .closeSession(2), .send(.subscribed(id: "b", pipeline: "form")), .start(2, pipeline: "form", trace: false), .readNext,
+            .closeSession(2), .send(.subscribed(id: "b", pipeline: "form")), .start(2, pipeline: .catalog("form"), trace: false), .readNext,
         ])
     }
 

@@ -180,12 +180,27 @@ def mux_session():
         {"type": "request", "id": "u1", "n": 0},
         "{oops",
         {"type": "cancel", "id": "s1"},
+        # Composed pipelines: a value-producing one with traces, and one ending in a lookup.
+        {"type": "subscribe", "id": "c1", "pipeline": {"stages": [{"op": "map", "fn": "uppercased"}, {"op": "collect", "count": 2}]},
+         "trace": True},
+        {"type": "send", "id": "c1", "message": "heck"},
+        {"type": "send", "id": "c1", "message": {"type": "input", "value": "heckj"}},
+        {"type": "cancel", "id": "c1"},
+        {"type": "subscribe", "id": "c2", "pipeline": {"stages": [{"op": "removeDuplicates"}, {"op": "lookup", "source": "github-user"}]}},
+        {"type": "send", "id": "c2", "message": "hec"},  # not cached: activity, result, activity
     ]
+    # A composed instance's events: its hello and values, and the lookup endpoints' own events.
+    composed_names = ["composedHello", "composedValue", "activity", "result", "search", "error"]
+    endpoint_schemas["composed"] = {}
+    for name in composed_names:
+        payload = messages[name]["payload"]
+        endpoint_schemas["composed"].setdefault(payload["properties"]["type"]["const"], []).append(payload)
+    composed_seen = set()
     ws = websocket.create_connection(f"ws://{BASE}{address}", timeout=5)
     seen = []
     for frame in frames:
         if isinstance(frame, dict) and frame["type"] == "subscribe":
-            pipelines[frame["id"]] = frame["pipeline"]
+            pipelines[frame["id"]] = frame["pipeline"] if isinstance(frame["pipeline"], str) else "composed"
         ws.send(frame if isinstance(frame, str) else json.dumps(frame))
         ws.settimeout(0.8)
         while True:
@@ -199,14 +214,22 @@ def mux_session():
             if event["type"] == "event":
                 inner = event["event"]
                 check(f"{address} {pipelines[event['id']]}", json.dumps(inner), inner, endpoint_schemas[pipelines[event["id"]]])
-            if event["type"] == "trace" and event["stage"] not in catalog[endpoints[pipelines[event["id"]]]]:
-                failures.append(f"{address}: stage {event['stage']} is not in the catalog")
+                if pipelines[event["id"]] == "composed":
+                    composed_seen.add(inner["type"])
+            if event["type"] == "trace":
+                pipeline = pipelines[event["id"]]
+                lanes = catalog[endpoints[pipeline]] if pipeline != "composed" else ["input", "0:map", "1:collect"]
+                if event["stage"] not in lanes:
+                    failures.append(f"{address}: stage {event['stage']} is not one of {lanes}")
     ws.close()
     expected = {"subscribed", "event", "trace", "completion", "error:bad_message", "error:unknown_id", "error:duplicate_id",
                 "error:unknown_pipeline", "error:bad_pipeline", "error:bad_demand", "error:too_many_subscriptions"}
     missing = expected - set(seen)
     if missing:
         failures.append(f"{address}: never received {sorted(missing)} (got {seen})")
+    missing = {"hello", "value", "activity", "result"} - composed_seen
+    if missing:
+        failures.append(f"{address}: the composed subscriptions never sent {sorted(missing)} (got {sorted(composed_seen)})")
 
 
 # Composed pipelines: the subscribe schema takes every preset GET /api/operators lists and refuses

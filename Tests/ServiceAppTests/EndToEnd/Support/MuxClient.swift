@@ -43,7 +43,8 @@ final class MuxClient {
 
     // MARK: Client frames
 
-    func subscribe(_ id: String, _ pipeline: String, demand: Subscribers.Demand = .unlimited, trace: Bool = false) throws {
+    /// `pipeline`: a catalog name, or a definition (`["stages": […]]`).
+    func subscribe(_ id: String, _ pipeline: Any, demand: Subscribers.Demand = .unlimited, trace: Bool = false) throws {
         var frame: [String: Any] = ["type": "subscribe", "id": id, "pipeline": pipeline, "demand": Self.wire(demand)]
         if trace { frame["trace"] = true }
         // A live id stays as it is (the server answers duplicate_id).
@@ -103,7 +104,7 @@ final class MuxClient {
                           file: file, line: line)
         }
         // The id is not live (any more): its tally goes.
-        let notLive: Set<String> = ["unknown_id", "unknown_pipeline", "too_many_subscriptions", "too_many_sessions"]
+        let notLive: Set<String> = ["unknown_id", "unknown_pipeline", "bad_pipeline", "too_many_subscriptions", "too_many_sessions"]
         if let id = frame.id, frame.type == "completion" || (frame.type == "error" && notLive.contains(frame.code ?? "")) {
             requested[id] = nil
         }

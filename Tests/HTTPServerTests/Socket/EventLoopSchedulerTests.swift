@@ -1,0 +1,103 @@
+import Dispatch
+import StreamCore
+import XCTest
+
+@testable import HTTPServer
+import WebSocketPublishers
+
+/// `EventLoop.schedule(at:)` and `EventLoopScheduler` on a running loop: what runs, where, in
+/// which order. Deadlines are only checked as lower bounds (a timer never runs early); how late
+/// one runs is for the benchmarks.
+final class EventLoopSchedulerTests: EventLoopTestCase {
+    /// A loop whose deadline sweep (which also ends `epoll_wait`) comes only after an hour, so a
+    /// timer that runs was woken for by the loop's timerfd.
+    private func makeLoop() throws -> EventLoop {
+        try makeLoop(label: "test.timers", sweep: .seconds(3600))
+    }
+
+    func testActionsRunOnTheLoopInDeadlineOrderAndNeverEarly() throws {
+        let loop = try makeLoop()
+        let scheduler = loop.scheduler
+        let log = Log()
+        let done = expectation(description: "the last timer ran")
+        let start = scheduler.now
+        for (name, milliseconds) in [("c", 30), ("a", 10), ("b", 20), ("a2", 10)] {
+            let deadline = start.advanced(by: .milliseconds(milliseconds))
+            scheduler.schedule(after: deadline) {
+                log.append("\(name) on loop: \(loop.inLoop), early: \(scheduler.now < deadline)")
+                if name == "c" { done.fulfill() }
+            }
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(log.entries, [
+            "a on loop: true, early: false", "a2 on loop: true, early: false",
+            "b on loop: true, early: false", "c on loop: true, early: false",
+        ])
+    }
+
+    func testTimersScheduledFromTheLoopAndFromOtherThreadsBothRun() throws {
+        let loop = try makeLoop()
+        let log = Log()
+        let done = expectation(description: "both ran")
+        done.expectedFulfillmentCount = 2
+        loop.schedule(at: .now() + .milliseconds(5)) { log.append("from the test thread"); done.fulfill() }
+        loop.execute {
+            loop.schedule(at: .now() + .milliseconds(1)) { log.append("from the loop"); done.fulfill() }
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(Set(log.entries), ["from the test thread", "from the loop"])
+    }
+
+    func testACancelledTimerNeverRuns() throws {
+        let loop = try makeLoop()
+        let log = Log()
+        let done = expectation(description: "the later timer ran")
+        let cancelled = loop.schedule(at: .now() + .milliseconds(10)) { log.append("cancelled") }
+        cancelled.cancel()
+        loop.schedule(at: .now() + .milliseconds(30)) { log.append("later"); done.fulfill() }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(log.entries, ["later"])
+    }
+
+    func testARepeatingTimerRunsUntilCancelled() throws {
+        let loop = try makeLoop()
+        let scheduler = loop.scheduler
+        let log = Log()
+        let three = expectation(description: "three runs")
+        let cancellable = scheduler.schedule(after: scheduler.now, interval: .milliseconds(5)) {
+            log.append("tick on loop: \(loop.inLoop)")
+            if log.entries.count == 3 { three.fulfill() }
+        }
+        wait(for: [three], timeout: 10)
+        // Cancelled on the loop, between two runs: no run after this one.
+        nonisolated(unsafe) let repeating = cancellable  // only used inside `sync`, while this thread waits
+        let runs = loop.sync { repeating.cancel(); return log.entries.count }
+        let later = expectation(description: "four intervals later")
+        loop.schedule(at: .now() + .milliseconds(20)) { later.fulfill() }
+        wait(for: [later], timeout: 10)
+        XCTAssertEqual(log.entries.count, runs)
+        XCTAssertEqual(Set(log.entries), ["tick on loop: true"])
+    }
+
+    func testThrottleOnTheLoopEmitsTheFirstAndTheLatestValueOnTheLoop() throws {
+        let loop = try makeLoop()
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log()
+        let first = expectation(description: "the first value")
+        let latest = expectation(description: "the window's latest value")
+        // A window far longer than the two sends after the first value take.
+        let cancellable = subject.throttle(for: .seconds(1), scheduler: loop.scheduler, latest: true)
+            .sink { value in
+                log.append("\(value) on loop: \(loop.inLoop)")
+                if value == 1 { first.fulfill() }
+                if value == 3 { latest.fulfill() }
+            }
+        subject.send(1)
+        wait(for: [first], timeout: 10)
+        subject.send(2)
+        subject.send(3)
+        wait(for: [latest], timeout: 10)
+        XCTAssertEqual(log.entries, ["1 on loop: true", "3 on loop: true"])
+        cancellable.cancel()
+    }
+}
