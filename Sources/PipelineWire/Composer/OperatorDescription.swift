@@ -1,7 +1,8 @@
 /// One operator of the composer's catalog: what `GET /api/operators` lists, what the AsyncAPI
-/// and OpenAPI documents and the playground are built from. `all` is the one table; a stage's
-/// reading (`StageReader`) and checking (`DefinitionChecker`) follow it, and tests hold them
-/// together.
+/// and OpenAPI documents and the playground are built from. `all` is the one table: the
+/// operators' names and parameters that reading (`StageReader`) accepts come from it; the
+/// defaults, bounds and kinds it states are what reading and checking (`DefinitionChecker`) do,
+/// which tests hold together.
 public struct OperatorDescription: Equatable, Hashable, Sendable {
     /// The operator's name (`op`).
     public let op: String

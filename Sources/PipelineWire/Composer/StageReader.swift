@@ -7,20 +7,9 @@ struct StageReader {
     private let op: String
     private let limits: ComposerLimits
 
-    /// The parameters each operator may have besides `op`.
-    static let parameters: [String: [String]] = [
-        "throttle": ["ms", "latest"],
-        "debounce": ["ms"],
-        "delay": ["ms"],
-        "removeDuplicates": [],
-        "filter": ["minLength", "maxLength", "prefix"],
-        "map": ["fn"],
-        "scan": ["fn", "separator"],
-        "collect": ["count", "ms"],
-        "prepend": ["value"],
-        "lookup": ["source", "flatten", "maxPublishers"],
-        "retry": ["times"],
-    ]
+    /// The parameters each operator may have besides `op`: the catalog's.
+    static let parameters: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: OperatorDescription.all.map { ($0.op, $0.parameters.map(\.name)) })
 
     /// The defaults of the parameters that have one.
     static let defaultThrottleMs = 500
