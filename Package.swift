@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "Locking", targets: ["Locking"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "WebSocketPublishers", targets: ["WebSocketPublishers"]),
         .library(name: "SharedState", targets: ["SharedState"]),
         .library(name: "GithubProxy", targets: ["GithubProxy"]),
         .library(name: "FakeGithub", targets: ["FakeGithub"]),
@@ -47,15 +48,20 @@ let package = Package(
         // epoll and eventfd (Linux headers Swift's Glibc module leaves out), for the server's loops.
         .systemLibrary(name: "CEpoll"),
         // HTTP/1.1 + WebSocket (RFC 6455, permessage-deflate) server: nonblocking sockets on our
-        // own epoll event loops (one per core), zlib for compression; no SwiftNIO.
+        // own epoll event loops (one per core) with their timers, zlib for compression; no
+        // SwiftNIO, and a plain WebSocket API (no Combine library).
         .target(
             name: "HTTPServer",
             dependencies: [
-                "StreamCore", "Locking", "CZlib", "CEpoll",
+                "Locking", "CZlib", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+
+        // StreamCore on HTTPServer: a session's messages as a publisher, a subscriber that sends,
+        // and an event loop as a scheduler (the pipelines' bridge to the server).
+        .target(name: "WebSocketPublishers", dependencies: ["HTTPServer", "StreamCore", "Locking"]),
 
         // libcurl, for the upstream HTTP client.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -94,7 +100,7 @@ let package = Package(
         .target(
             name: "ServiceApp",
             dependencies: [
-                "StreamCore", "Locking", "HTTPServer", "SharedState", "GithubProxy", "PipelineWire",
+                "StreamCore", "Locking", "HTTPServer", "WebSocketPublishers", "SharedState", "GithubProxy", "PipelineWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -121,7 +127,7 @@ let package = Package(
         .testTarget(name: "PipelineWireTests", dependencies: ["PipelineWire", "HTTPTestSupport"]),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "StreamCore", "HTTPTestSupport"],
+            dependencies: ["HTTPServer", "WebSocketPublishers", "StreamCore", "HTTPTestSupport"],
             // Client scripts the interop tests run as subprocesses.
             exclude: ["Interop/Scripts"]
         ),

@@ -89,6 +89,7 @@ let package = Package(
             name: "HTTPServerBench",
             dependencies: [
                 .product(name: "HTTPServer", package: root),
+                .product(name: "WebSocketPublishers", package: root),
                 .product(name: "StreamCore", package: root),
             ]
         ),

@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import StreamCore
+import WebSocketPublishers
 
 let arguments = CommandLine.arguments
 let port = arguments.firstIndex(of: "--port").flatMap { UInt16(arguments[$0 + 1]) } ?? 8080

@@ -9,7 +9,8 @@ import Logging
 /// var router = Router()
 /// router.get("/hello", immediate: { _ in HTTPResponse(text: "Hello") })
 /// let server = HTTPServer(configuration: .init(port: 0), router: router)
-/// server.webSocket("/ws/echo") { session in session.messages.subscribe(session.outbound) }
+/// server.webSocket("/ws/echo") { session in session.read(with: EchoReader(session)) }  // a WebSocketMessageReader
+/// // or, with WebSocketPublishers: session.messages.subscribe(session.outbound)
 /// let address = try server.start()
 /// ```
 public final class HTTPServer: Sendable {

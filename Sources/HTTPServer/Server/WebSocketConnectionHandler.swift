@@ -1,5 +1,4 @@
 import Dispatch
-import StreamCore
 
 /// RFC 6455 on one upgraded connection: frames in and out, the closing handshake, keepalive
 /// pings, and the bridge to the `WebSocketSession` the application sees. What happens in which
@@ -9,9 +8,8 @@ import StreamCore
 /// Confined to the connection's loop.
 final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
-    /// The subscriber is reached through its subscription (one reference to copy, where an
-    /// `AnySubscriber` is four closures).
-    typealias Inbound = WebSocketInboundStateMachine<InboundSubscription>
+    /// The reader is reached through its reading (one reference to copy).
+    typealias Inbound = WebSocketInboundStateMachine<WebSocketReading>
 
     let configuration: WebSocketConfiguration
     let session: WebSocketSession
@@ -21,11 +19,11 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private let events: ServerEvents
     /// The protocol: open (with the keepalive), closing, closed.
     private var state: WebSocketStateMachine
-    /// Received messages on their way to the application. Its subscription keeps this handler
-    /// alive after the connection closes until the queue is delivered; it lets go when the
-    /// messages publisher completes or is cancelled.
+    /// Received messages on their way to the application. Its reading keeps this handler alive
+    /// after the connection closes until the queue is read; it lets go when the reading ends
+    /// or is cancelled.
     private var inbound: Inbound
-    private var outboundSubscribers: [ObjectIdentifier: OutboundSubscriber] = [:]
+    private var outputObservers: [ObjectIdentifier: any WebSocketOutputObserver] = [:]
     /// The application's close hook from the upgrade decision; run once.
     private var onClose: (@Sendable () -> Void)?
 
@@ -41,7 +39,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         writer = WebSocketWriter(deflate: deflate)
         state = WebSocketStateMachine(timing: .init(configuration))
         inbound = Inbound(limit: configuration.inboundQueueMessages)
-        session = WebSocketSession(request: request, loop: connection.loop)
+        session = WebSocketSession(request: request, loop: connection.loop, outboundWindow: configuration.outboundWindow)
         session.handler = self
     }
 
@@ -76,14 +74,14 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     private func pump() {
         steps: while true {
             switch inbound.nextStep(input: input, readsFrames: state.readsFrames) {
-            case .deliver(let subscription, let message):
-                let demand = subscription.subscriber.receive(message)
+            case .deliver(let reading, let message):
+                let demand = reading.reader.read(message)
                 inbound.delivered(demand: demand)
             case .decode:
                 decodeMessage()
-            case .complete(let subscription):
-                subscription?.release()
-                subscription?.subscriber.receive(completion: .finished)
+            case .complete(let reading):
+                reading?.release()
+                reading?.reader.readingEnded()
             case .idle:
                 break steps
             }
@@ -120,20 +118,19 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    func attachInbound(_ subscriber: AnySubscriber<WebSocketSession.Message, Never>, session: WebSocketSession) {
-        let subscription = InboundSubscription(session: session, handler: self, subscriber: subscriber)
-        switch inbound.attach(subscription) {
+    func attachInbound(_ reading: WebSocketReading) {
+        switch inbound.attach(reading) {
         case .reject:
-            subscription.release()
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: .finished)
+            reading.release()
+            reading.reader.readingStarted(reading)
+            reading.reader.readingEnded()
         case .subscribe:
-            subscriber.receive(subscription: subscription)
+            reading.reader.readingStarted(reading)
             pump()
         }
     }
 
-    func inboundRequested(_ demand: Subscribers.Demand) {
+    func inboundRequested(_ demand: WebSocketDemand) {
         inbound.requested(demand)
         pump()
     }
@@ -166,16 +163,16 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         connection.write(buffer)
     }
 
-    func register(_ subscriber: OutboundSubscriber) {
-        outboundSubscribers[ObjectIdentifier(subscriber)] = subscriber
+    func register(_ observer: any WebSocketOutputObserver) {
+        outputObservers[ObjectIdentifier(observer)] = observer
     }
 
-    func unregister(_ subscriber: OutboundSubscriber) {
-        outboundSubscribers[ObjectIdentifier(subscriber)] = nil
+    func unregister(_ observer: any WebSocketOutputObserver) {
+        outputObservers[ObjectIdentifier(observer)] = nil
     }
 
     func connectionDidDrainOutput(_ connection: Connection) {
-        for subscriber in outboundSubscribers.values { subscriber.drained() }
+        for observer in outputObservers.values { observer.outputDrained() }
     }
 
     // MARK: Closing and timing
@@ -234,8 +231,9 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     func connectionDidClose(_ connection: Connection) {
         state.connectionClosed()
         pump()
-        for subscriber in outboundSubscribers.values { subscriber.sessionClosed() }
-        outboundSubscribers = [:]
+        let observers = outputObservers.values
+        outputObservers = [:]
+        for observer in observers { observer.sessionClosed() }
         events.webSocketSessions.decrement()
         let closed = onClose
         onClose = nil

@@ -1,5 +1,3 @@
-import StreamCore
-
 /// The flow of received WebSocket messages to the application's one subscriber, as a value:
 /// messages queue (up to a limit, beyond which reading pauses) until the subscriber attaches
 /// and asks for them; the publisher completes once input has ended and the queue is delivered.
@@ -46,10 +44,10 @@ struct WebSocketInboundStateMachine<Receiver> {
         /// No subscriber yet: messages wait.
         case unattached(Queue)
         /// The subscriber and what it has asked for.
-        case attached(Receiver, Subscribers.Demand, Queue)
+        case attached(Receiver, WebSocketDemand, Queue)
         /// A message is being handed to the subscriber (which may ask for more, cancel, or
         /// close the session meanwhile).
-        case delivering(Receiver, Subscribers.Demand, Queue)
+        case delivering(Receiver, WebSocketDemand, Queue)
         /// The subscriber cancelled: messages are dropped, the connection stays.
         case abandoned
         /// The publisher has completed.
@@ -146,7 +144,7 @@ struct WebSocketInboundStateMachine<Receiver> {
     }
 
     /// The subscriber asked for more.
-    mutating func requested(_ demand: Subscribers.Demand) {
+    mutating func requested(_ demand: WebSocketDemand) {
         switch state {
         case .attached(let receiver, let current, let queue):
             state = .finished
@@ -171,7 +169,7 @@ struct WebSocketInboundStateMachine<Receiver> {
     }
 
     /// The subscriber took a message and asked for `demand` more.
-    mutating func delivered(demand: Subscribers.Demand) {
+    mutating func delivered(demand: WebSocketDemand) {
         guard case .delivering(let receiver, let current, let queue) = state else { return }
         state = .finished
         state = .attached(receiver, current + demand, queue)
@@ -193,10 +191,10 @@ struct WebSocketInboundStateMachine<Receiver> {
     /// The next thing to do. `readsFrames` says whether the protocol still reads frames.
     mutating func nextStep(input: Input, readsFrames: Bool) -> Step {
         switch state {
-        case .attached(let receiver, let demand, var queue) where demand > 0 && !queue.isEmpty:
+        case .attached(let receiver, let demand, var queue) where demand.wantsMore && !queue.isEmpty:
             state = .finished
             let message = queue.removeFirst()
-            state = .delivering(receiver, demand - 1, queue)
+            state = .delivering(receiver, demand.afterOne(), queue)
             return .deliver(receiver, message)
         case .delivering:
             // Called back from inside a delivery: the delivering call goes on when it returns.

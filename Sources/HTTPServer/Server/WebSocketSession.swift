@@ -1,13 +1,13 @@
-import StreamCore
-
-/// One accepted WebSocket connection, as StreamCore sees it: `messages` publishes what the
-/// client sends, `outbound` takes what to send back. Usable from any thread; every call hops to
-/// the connection's loop.
+/// One accepted WebSocket connection, as the application sees it: `read(with:)` hands the
+/// client's messages to a reader, `send` and `write` send back. Usable from any thread but for
+/// the loop-only calls marked so; every other call hops to the connection's loop.
 ///
-/// Back pressure runs end to end: the socket is read only while `messages` has demand (beyond
-/// a small queue, see `WebSocketConfiguration.inboundQueueMessages`), and `outbound` asks its
-/// publisher for more only while the socket keeps up (`outboundWindow`,
-/// `outboundHighWaterBytes`), so a slow reader never makes the server buffer without bound.
+/// Back pressure runs end to end: the socket is read only while the reader wants more (beyond
+/// a small queue, `WebSocketConfiguration.inboundQueueMessages`), and a writer that follows
+/// back pressure (`write`, `addOutputObserver`) writes while there is room below
+/// `outboundHighWaterBytes`, so a slow client never makes the server buffer without bound.
+/// (`WebSocketPublishers` builds StreamCore's `messages` publisher and `outbound` subscriber on
+/// this.)
 public final class WebSocketSession: @unchecked Sendable {
     // Sendable: `request` and `loop` are immutable; `handler` is only dereferenced on `loop`.
 
@@ -19,26 +19,36 @@ public final class WebSocketSession: @unchecked Sendable {
 
     /// The upgrade request (path, headers, query).
     public let request: HTTPRequest
-    let loop: EventLoop
+    /// The event loop that owns the connection.
+    public let loop: EventLoop
+    /// How many messages a writer that follows back pressure asks for at first, before the
+    /// socket has taken any (`WebSocketConfiguration.outboundWindow`).
+    public let outboundWindow: Int
     weak var handler: WebSocketConnectionHandler?
 
     /// `handler` is set by the handler that creates the session.
-    init(request: HTTPRequest, loop: EventLoop) {
+    init(request: HTTPRequest, loop: EventLoop, outboundWindow: Int) {
         self.request = request
         self.loop = loop
+        self.outboundWindow = outboundWindow
     }
 
-    /// Timers on the connection's own event loop: a pipeline that throttles or debounces on it
-    /// produces its results on the thread that writes this socket.
-    public var scheduler: EventLoopScheduler { loop.scheduler }
-
-    /// The client's messages, for one subscriber; finishes when the connection closes, once the
-    /// messages received before have been delivered.
-    public var messages: Messages { Messages(session: self) }
-
-    /// A new subscriber that sends every message it receives; its demand follows the socket.
-    /// Its completion closes the session normally.
-    public var outbound: AnySubscriber<Message, Never> { AnySubscriber(OutboundSubscriber(session: self)) }
+    /// Hands the client's messages to `reader`, the session's one reader: its calls come on the
+    /// loop, starting with `readingStarted`. A second reader, or one that comes after the
+    /// session ended, is started and ended at once.
+    public func read(with reader: any WebSocketMessageReader) {
+        // The reader is only used on the loop, where this closure runs.
+        nonisolated(unsafe) let reader = reader
+        loop.execute { [self] in
+            guard let handler else {
+                let reading = WebSocketReading(loop: loop, handler: nil, reader: reader)
+                reader.readingStarted(reading)
+                reader.readingEnded()
+                return
+            }
+            handler.attachInbound(WebSocketReading(loop: loop, handler: handler, reader: reader))
+        }
+    }
 
     /// Sends one message outside back pressure (e.g. a greeting). A client that lets more than
     /// `outboundLimitBytes` pile up is disconnected with 1008.
@@ -63,115 +73,30 @@ public final class WebSocketSession: @unchecked Sendable {
         loop.enqueue { [self] in handler?.close(code: code, reason: reason) }
     }
 
-    /// The publisher of the client's messages.
-    public struct Messages: Publisher {
-        public typealias Output = Message
-        public typealias Failure = Never
+    // MARK: Writing with back pressure (on the loop)
 
-        let session: WebSocketSession
-
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Message, S.Failure == Never {
-            // The subscriber is only used on the loop, where this closure runs.
-            nonisolated(unsafe) let subscriber = AnySubscriber(subscriber)
-            session.loop.execute { [session] in
-                guard let handler = session.handler else {
-                    subscriber.receive(subscription: Subscriptions.empty)
-                    subscriber.receive(completion: .finished)
-                    return
-                }
-                handler.attachInbound(subscriber, session: session)
-            }
-        }
-    }
-}
-
-/// The subscription of `WebSocketSession.messages`, and the way to its subscriber. It keeps
-/// the connection's handler alive until the messages received before the connection closed
-/// have been delivered.
-final class InboundSubscription: Subscription, @unchecked Sendable {
-    // Sendable: `loop` is immutable; `handler` and `subscriber` are only used on the loop.
-    private let loop: EventLoop
-    private var handler: WebSocketConnectionHandler?
-    let subscriber: AnySubscriber<WebSocketSession.Message, Never>
-
-    init(session: WebSocketSession, handler: WebSocketConnectionHandler, subscriber: AnySubscriber<WebSocketSession.Message, Never>) {
-        loop = session.loop
-        self.handler = handler
-        self.subscriber = subscriber
+    /// On the loop: writes `message` at once (no outbound limit: the writer follows back
+    /// pressure instead) and returns whether there is still room below the high-water mark;
+    /// false also once the session has closed, when nothing is written.
+    public func write(_ message: Message) -> Bool {
+        precondition(loop.inLoop, "WebSocketSession.write is called on the session's loop")
+        guard let handler else { return false }
+        handler.send(message, enforceLimit: false)
+        return handler.hasRoomForOutput
     }
 
-    func request(_ demand: Subscribers.Demand) {
-        loop.execute { [self] in handler?.inboundRequested(demand) }
+    /// On the loop: `observer` is told when output drains and when the session closes (at once
+    /// if it already has). The session holds it until then, or until `removeOutputObserver`.
+    public func addOutputObserver(_ observer: any WebSocketOutputObserver) {
+        precondition(loop.inLoop, "WebSocketSession.addOutputObserver is called on the session's loop")
+        guard let handler else { return observer.sessionClosed() }
+        handler.register(observer)
     }
 
-    func cancel() {
-        loop.execute { [self] in handler?.inboundCancelled() }
+    /// On the loop: stops telling `observer`.
+    public func removeOutputObserver(_ observer: any WebSocketOutputObserver) {
+        precondition(loop.inLoop, "WebSocketSession.removeOutputObserver is called on the session's loop")
+        handler?.unregister(observer)
     }
 
-    /// The publisher has completed or been cancelled: let go of the handler (on the loop).
-    func release() { handler = nil }
-}
-
-/// One publisher feeding a session: asks for `outboundWindow` messages, then one more for each
-/// message the socket has taken while unwritten bytes stay under the high-water mark.
-final class OutboundSubscriber: Subscriber, @unchecked Sendable {
-    // Sendable: `subscription`, `owed` and `done` are only touched on the session's loop.
-    typealias Input = WebSocketSession.Message
-    typealias Failure = Never
-
-    private let session: WebSocketSession
-    private var subscription: Subscription?
-    private var owed = 0
-    private var done = false
-
-    init(session: WebSocketSession) { self.session = session }
-
-    func receive(subscription: Subscription) {
-        nonisolated(unsafe) let subscription = subscription
-        session.loop.execute { [self] in
-            guard self.subscription == nil, !done, let handler = session.handler else {
-                subscription.cancel()
-                return
-            }
-            self.subscription = subscription
-            handler.register(self)
-            subscription.request(.max(handler.configuration.outboundWindow))
-        }
-    }
-
-    func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
-        session.loop.execute { [self] in
-            guard !done, let handler = session.handler else { return }
-            handler.send(input, enforceLimit: false)
-            if handler.hasRoomForOutput { subscription?.request(.max(1)) } else { owed += 1 }
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        session.loop.execute { [self] in
-            guard !done else { return }
-            done = true
-            subscription = nil
-            session.handler?.unregister(self)
-            session.handler?.close(code: .normalClosure, reason: "")
-        }
-    }
-
-    /// The socket drained: ask for what was held back (on the loop).
-    func drained() {
-        guard owed > 0, !done else { return }
-        let demand = owed
-        owed = 0
-        subscription?.request(.max(demand))
-    }
-
-    /// The session closed: stop the publisher (on the loop).
-    func sessionClosed() {
-        guard !done else { return }
-        done = true
-        let subscription = self.subscription
-        self.subscription = nil
-        subscription?.cancel()
-    }
 }

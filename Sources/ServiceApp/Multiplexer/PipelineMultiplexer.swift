@@ -1,4 +1,5 @@
 import HTTPServer
+import WebSocketPublishers
 import Locking
 import PipelineWire
 @_spi(ServerSupport) import StreamCore

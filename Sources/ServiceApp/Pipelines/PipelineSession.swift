@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import WebSocketPublishers
 import StreamCore
 
 /// A pipeline's own endpoint (`/ws`, `/ws/search`, `/ws/form`): each session runs one instance;

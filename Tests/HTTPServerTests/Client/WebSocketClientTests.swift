@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import StreamCore
 @testable import HTTPServer
+import WebSocketPublishers
 import XCTest
 
 /// `WebSocketClient` over real sockets against the project's own server: echo with and

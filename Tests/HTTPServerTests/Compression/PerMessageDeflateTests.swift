@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import WebSocketPublishers
 import XCTest
 
 final class PerMessageDeflateTests: XCTestCase {

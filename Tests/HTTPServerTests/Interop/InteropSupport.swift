@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import WebSocketPublishers
 import StreamCore
 import XCTest
 

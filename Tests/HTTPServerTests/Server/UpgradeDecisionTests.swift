@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 @testable import HTTPServer
+import WebSocketPublishers
 import XCTest
 
 /// The application's say on WebSocket upgrades (`webSocket(_:admit:)`), over real sockets: an

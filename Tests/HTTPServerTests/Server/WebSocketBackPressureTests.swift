@@ -1,6 +1,7 @@
 import HTTPTestSupport
 import Foundation
 @testable import HTTPServer
+import WebSocketPublishers
 import StreamCore
 import XCTest
 

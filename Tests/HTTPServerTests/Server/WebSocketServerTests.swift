@@ -1,6 +1,7 @@
 import HTTPTestSupport
 import Foundation
 @testable import HTTPServer
+import WebSocketPublishers
 import XCTest
 
 /// WebSocket sessions over real sockets: handshake answers, echo, control frames, keepalive,

@@ -3,6 +3,7 @@ import StreamCore
 import XCTest
 
 @testable import HTTPServer
+import WebSocketPublishers
 
 /// `EventLoop.schedule(at:)` and `EventLoopScheduler` on a running loop: what runs, where, in
 /// which order. Deadlines are only checked as lower bounds (a timer never runs early); how late

@@ -1,4 +1,5 @@
 import HTTPServer
+import WebSocketPublishers
 import XCTest
 
 final class WebSocketMessageAssemblerTests: XCTestCase {

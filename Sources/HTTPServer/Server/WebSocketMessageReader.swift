@@ -1,0 +1,52 @@
+/// What an application does with the messages of a `WebSocketSession` (`read(with:)`): every
+/// call comes on the session's event loop, in order. Reading follows the reader's demand: the
+/// socket is read only while it wants more (beyond a small queue,
+/// `WebSocketConfiguration.inboundQueueMessages`).
+public protocol WebSocketMessageReader: AnyObject {
+    /// Reading begins: `reading` asks for messages and stops them. Always called first, once.
+    func readingStarted(_ reading: WebSocketReading)
+    /// One message; returns how many more the reader wants now, on top of what it asked before.
+    func read(_ message: WebSocketSession.Message) -> WebSocketDemand
+    /// No more messages: the connection closed and the messages received before were read (or
+    /// another reader was there first, or the session had already ended). Called once, last.
+    func readingEnded()
+}
+
+/// A reader's hold on a session's messages: ask for more, or stop. Usable from any thread;
+/// every call hops to the connection's loop. It keeps the connection's handler alive until the
+/// messages received before the connection closed have been read.
+public final class WebSocketReading: @unchecked Sendable {
+    // Sendable: `loop` is immutable; `handler` and `reader` are only used on the loop.
+    private let loop: EventLoop
+    private var handler: WebSocketConnectionHandler?
+    let reader: any WebSocketMessageReader
+
+    init(loop: EventLoop, handler: WebSocketConnectionHandler?, reader: any WebSocketMessageReader) {
+        self.loop = loop
+        self.handler = handler
+        self.reader = reader
+    }
+
+    /// Asks for `demand` more messages.
+    public func request(_ demand: WebSocketDemand) {
+        loop.execute { [self] in handler?.inboundRequested(demand) }
+    }
+
+    /// Stops reading: messages are dropped from now on; the connection stays open.
+    public func cancel() {
+        loop.execute { [self] in handler?.inboundCancelled() }
+    }
+
+    /// The reading ended: let go of the handler (on the loop).
+    func release() { handler = nil }
+}
+
+/// Told, on the loop, when a session's unwritten output drains below the high-water mark and
+/// when the session closes: what a writer that follows back pressure (`WebSocketSession.write`)
+/// waits for.
+public protocol WebSocketOutputObserver: AnyObject {
+    /// The socket took what was waiting: there is room for more.
+    func outputDrained()
+    /// The session closed: nothing more will be written.
+    func sessionClosed()
+}
