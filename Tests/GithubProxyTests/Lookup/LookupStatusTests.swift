@@ -15,7 +15,7 @@ final class LookupStatusTests: FakeGithubTestCase {
         let heckj = try XCTUnwrap(results.last??.users.first)
         XCTAssertEqual(heckj, GithubUser(
             login: "heckj", id: 43388, name: "Joe Heck", publicRepos: 69,
-            avatarURL: "https://avatars.githubusercontent.com/u/43388?v=4", htmlURL: "https://github.com/heckj"))
+            avatarURL: "\(baseURL.absoluteString)/avatars/u/43388?v=4", htmlURL: "https://github.com/heckj"))
         XCTAssertEqual(fake.requests.compactMap(\.login), ["hec", "heck", "heckj"], "too short inputs send nothing")
     }
 

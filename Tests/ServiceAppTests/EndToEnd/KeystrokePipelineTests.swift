@@ -34,7 +34,7 @@ final class KeystrokePipelineTests: EndToEndTestCase {
         let heckj = try XCTUnwrap(client.results.last?.users?.first)
         XCTAssertEqual(heckj, WireEvent.User(
             login: "heckj", id: 43388, name: "Joe Heck", public_repos: 69,
-            avatar_url: "https://avatars.githubusercontent.com/u/43388?v=4", html_url: "https://github.com/heckj"
+            avatar_url: "\(fakeURL.absoluteString)/avatars/u/43388?v=4", html_url: "https://github.com/heckj"
         ))
         XCTAssertEqual(client.results[2].users?.first?.name, nil, "hec has a null name")
         XCTAssertEqual(client.activity, [true, false, true, false, true, false], "one activity per upstream lookup")
