@@ -120,6 +120,20 @@ final class ComposedPipelineTests: XCTestCase {
         XCTAssertEqual(fake.requestCount(for: "heckj"), 4, "1 failed without the stage; then 2 failed and the second retry answered")
     }
 
+    /// `concat`: one lookup at a time, every value looked up in order — those typed while one
+    /// runs wait their turn (where `flatMap` with one publisher would drop them).
+    func testConcatLooksEveryValueUpInOrder() throws {
+        let logins = ["slow-a", "slow-b", "slow-c"]
+        for login in logins { fake.setFault(.delay(.milliseconds(300)), for: login) }
+        let instance = try start([.lookup(.githubUser, flatten: .concat)])
+        defer { instance.cancel() }
+        for login in logins { instance.receive(login) }
+        XCTAssertTrue(waitUntil(timeout: 10) { self.written.filter { $0.contains(#""type":"result""#) }.count == 3 }, "\(written)")
+        let queries = written.filter { $0.contains(#""type":"result""#) }.compactMap { event in logins.first { event.contains("\"query\":\"\($0)\"") } }
+        XCTAssertEqual(queries, logins)
+        XCTAssertEqual(logins.map { fake.requestCount(for: $0) }, [1, 1, 1])
+    }
+
     // MARK: The limits hold
 
     /// Eight `delay` stages at the longest `ms`, fed far faster than they drain: each holds at

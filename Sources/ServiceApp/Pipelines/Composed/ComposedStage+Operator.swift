@@ -22,9 +22,10 @@ extension ComposedStage {
     /// stage receives is of a kind it accepts; one of another kind passes through unchanged.
     ///
     /// What a stage holds is bounded by the limits: `delay` at most `maxCount` values on their
-    /// way (more are dropped while it is full: its upstream has no demand for them), a
-    /// `collect` by time at most `maxCount` values per group, `scan` `joined` the last `maxCount`
-    /// strings.
+    /// way (more are dropped while it is full: its upstream has no demand for them), a `concat`
+    /// lookup at most `maxCount` values waiting their turn, a `collect` by time at most
+    /// `maxCount` values per group, `scan` `joined` the last `maxCount` strings. A `flatMap`
+    /// lookup drops what comes while `maxPublishers` lookups run (Combine's back pressure).
     func applied(to flow: AnyPublisher<FlowValue, Never>, retries: Int, tools: Tools) -> AnyPublisher<FlowValue, Never> {
         let scheduler = tools.scheduler
         switch self {
@@ -82,7 +83,12 @@ extension ComposedStage {
             case .flatMap(let maxPublishers):
                 return flow.flatMap(maxPublishers: .max(maxPublishers), lookup).eraseToAnyPublisher()
             case .concat:
-                return flow.flatMap(maxPublishers: .max(1), lookup).eraseToAnyPublisher()
+                // One lookup after another, none dropped: values typed meanwhile wait in a
+                // buffer of at most `maxCount` (the newest dropped beyond it).
+                return flow
+                    .buffer(size: tools.limits.maxCount, prefetch: .byRequest, whenFull: .dropNewest)
+                    .flatMap(maxPublishers: .max(1), lookup)
+                    .eraseToAnyPublisher()
             }
         case .retry:
             // Applied to the lookup before it (`retries`): here its results pass through.
