@@ -1,6 +1,6 @@
 /// One nonblocking TCP connect on an `EventLoop`: watches the socket until it turns writable,
 /// then reports the connected socket or the error, or a timeout when the deadline passes
-/// first. Confined to its loop; reports exactly once (nothing after `cancel()`).
+/// first. Confined to its loop (a `LoopBound`); reports exactly once (nothing after `cancel()`).
 final class SocketConnector: IOHandler, TimedConnection, Sendable {
     typealias Completion = (Result<Socket, WebSocketClientError>) -> Void
 

@@ -4,7 +4,7 @@
 /// type performs what they decide and reports to the application through `onEvent`, on the
 /// loop, ending with exactly one `.closed` or `.failed`.
 ///
-/// Confined to its loop: every method runs there.
+/// Confined to its loop (its state is a `LoopBound`): every method runs there.
 final class WebSocketClientConnection: ConnectionHandler, Sendable {
     typealias Event = WebSocketClient.Event
 

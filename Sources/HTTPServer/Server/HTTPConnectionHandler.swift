@@ -6,7 +6,7 @@ import Metrics
 /// enforces the read and idle timeouts, answers `Expect: 100-continue`, and hands the
 /// connection over to a `WebSocketConnectionHandler` on an accepted upgrade.
 ///
-/// Confined to the connection's loop. One request is in flight at a time; while an async
+/// Confined to the connection's loop (its state is a `LoopBound`, checked in debug builds). One request is in flight at a time; while an async
 /// handler runs, reading pauses, so pipelined requests wait in the kernel, not in memory.
 /// What happens in which state is decided by its `HTTPConnectionStateMachine`; this type
 /// performs it (parser, socket, application).

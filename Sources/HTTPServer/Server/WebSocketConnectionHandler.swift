@@ -5,7 +5,7 @@ import Dispatch
 /// state is decided by two state machines, the protocol's (`WebSocketStateMachine`) and the
 /// inbound messages' (`WebSocketInboundStateMachine`); this type performs it.
 ///
-/// Confined to the connection's loop.
+/// Confined to the connection's loop (its state is a `LoopBound`, checked in debug builds).
 final class WebSocketConnectionHandler: ConnectionHandler, Sendable {
     /// The reader is reached through its reading (one reference to copy).
     typealias Inbound = WebSocketInboundStateMachine<WebSocketReading>

@@ -2,7 +2,8 @@ import Foundation
 
 /// Buffered, nonblocking I/O on one accepted socket.
 ///
-/// Confined to its `loop`: create it and call every method on the loop. Reads go through the
+/// Confined to its `loop` (its state is a `LoopBound`, checked in debug builds): create it
+/// anywhere, then call every method on the loop. Reads go through the
 /// loop's shared buffer to the `handler`; writes are attempted at once and the rest is kept in
 /// `output` until the socket is writable again (only then does the loop watch for
 /// writability). Reading can be paused for back pressure. What it does in which state is
