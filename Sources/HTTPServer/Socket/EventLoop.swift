@@ -95,13 +95,19 @@ public final class EventLoop: @unchecked Sendable {
     public func sync<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         if inLoop { return body() }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: T?
+        let result = SyncResult<T>()
         enqueue {
-            result = body()
+            let value = body()
+            result.value.withLock { $0 = value }
             done.signal()
         }
         done.wait()
-        return result!
+        return result.value.withLock { $0 }!
+    }
+
+    /// Where `sync`'s task leaves its result for the waiting thread.
+    private final class SyncResult<T: Sendable>: Sendable {
+        let value = Locked<T?>(nil)
     }
 
     /// Starts the loop's thread (once: later calls, and calls after `stop`, do nothing).
