@@ -39,6 +39,14 @@ let package = Package(
                 .product(name: "StreamCore", package: rootName), .product(name: "PipelineWire", package: rootName),
             ]
         ),
+        // Composed pipeline definitions (PipelineWire), also as a subscribe's pipeline.
+        .executableTarget(
+            name: "FuzzPipelineDefinition",
+            dependencies: [
+                "FuzzSupport", .product(name: "ServiceAppLibrary", package: rootName),
+                .product(name: "PipelineWire", package: rootName),
+            ]
+        ),
         .executableTarget(
             name: "FuzzConfigFile",
             dependencies: ["FuzzSupport", .product(name: "ServiceAppLibrary", package: rootName)]

@@ -3,9 +3,10 @@
 #
 #   Fuzz/run.sh TARGET [RUNS] [libFuzzer flags...]
 #
-# TARGET is FuzzHTTPParser, FuzzWebSocketReader, FuzzWebSocketClientHandshake, FuzzClientFrames or FuzzConfigFile; RUNS defaults to 10000000 (-runs=-1 fuzzes
-# until stopped). The committed seeds in Fuzz/corpus/TARGET/ are copied into the working
-# corpus Fuzz/corpus-TARGET/ (generated, not committed), which grows across runs; crashes are
+# TARGET is FuzzHTTPParser, FuzzWebSocketReader, FuzzWebSocketClientHandshake, FuzzClientFrames,
+# FuzzPipelineDefinition or FuzzConfigFile; RUNS defaults to 10000000 (-runs=-1 fuzzes until
+# stopped). The committed seeds in Fuzz/corpus/TARGET/ are copied into the working corpus
+# Fuzz/corpus-TARGET/ (generated, not committed), which grows across runs; crashes are
 # written to Fuzz/artifacts/. Extra flags go to libFuzzer (e.g. -fork=2, -max_total_time=600).
 # SKIP_BUILD=1 skips the build.
 set -euo pipefail

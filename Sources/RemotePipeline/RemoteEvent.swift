@@ -30,8 +30,10 @@ public struct RemoteEvent: Sendable, Equatable, CustomStringConvertible {
     public var status: String?
     /// `result`: the users found (empty unless `found`).
     public var users: [User]
-    /// `hello`: the pipeline's name.
+    /// `hello`: the pipeline's name (`composed` for a definition).
     public var pipeline: String?
+    /// A composed pipeline's `value` event: its `value` as JSON text (`"HECKJ"`, `5`, `["a","b"]`).
+    public var valueJSON: String?
     /// `error`: its code and message.
     public var code: String?
     public var message: String?
@@ -51,6 +53,10 @@ public struct RemoteEvent: Sendable, Equatable, CustomStringConvertible {
         status = fields.status
         users = fields.users ?? []
         pipeline = fields.pipeline
+        valueJSON = type == "value" ? object["value"].flatMap { value in
+            (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]))
+                .map { String(decoding: $0, as: UTF8.self) }
+        } : nil
         code = fields.code
         message = fields.message
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import PipelineWire
 import StreamCore
 
 /// A pipeline of the service, run on the server, as a local `Publisher`: the Swift client of
@@ -15,9 +16,16 @@ import StreamCore
 ///     .filter { $0.type == "result" }
 ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.query ?? "", $0.users.map(\.login)) })
 /// ```
+///
+/// A composed pipeline (a `PipelineDefinition`) runs the same way: its events are its `hello`,
+/// its `value`s (or its lookup's `activity` and `result`/`search`); a definition the server
+/// refuses fails the publisher with `.badPipeline`, naming the offending stage.
 public struct RemotePipeline: Sendable {
-    /// The catalog name of the pipeline (`github-user`, `github-search`, `form`).
+    /// The catalog name of the pipeline (`github-user`, `github-search`, `form`), or `composed`
+    /// for a definition.
     public let pipeline: String
+    /// The definition of a composed pipeline; nil for a catalog one.
+    public let definition: PipelineDefinition?
     private let source: Source
 
     private enum Source: Sendable {
@@ -31,6 +39,7 @@ public struct RemotePipeline: Sendable {
     /// socket and closes it when it ends.
     public init(url: URL, pipeline: String, configuration: WebSocketClientConfiguration = .init(), group: EventLoopGroup? = nil) {
         self.pipeline = pipeline
+        definition = nil
         source = .url(url, configuration, group)
     }
 
@@ -38,7 +47,28 @@ public struct RemotePipeline: Sendable {
     /// other pipeline using it, each under its own id.
     public init(connection: RemotePipelineConnection, pipeline: String) {
         self.pipeline = pipeline
+        definition = nil
         source = .connection(connection)
+    }
+
+    /// The composed pipeline `definition` at `url`; each subscription opens its own socket. The
+    /// server checks the definition against its own limits (`GET /api/operators`).
+    public init(url: URL, definition: PipelineDefinition, configuration: WebSocketClientConfiguration = .init(), group: EventLoopGroup? = nil) {
+        pipeline = "composed"
+        self.definition = definition
+        source = .url(url, configuration, group)
+    }
+
+    /// The composed pipeline `definition` over a shared `connection`.
+    public init(connection: RemotePipelineConnection, definition: PipelineDefinition) {
+        pipeline = "composed"
+        self.definition = definition
+        source = .connection(connection)
+    }
+
+    /// What a `subscribe` frame names.
+    fileprivate var name: MuxPipelineName {
+        definition.map(MuxPipelineName.composed) ?? .catalog(pipeline)
     }
 
     /// The events of one new instance of the pipeline, fed by `input`: each value of `input`
@@ -77,7 +107,7 @@ public struct RemotePipeline: Sendable {
             case .success(let loop):
                 let input = self.input
                 let subscription = RemoteSubscription(
-                    connection: connection, loop: loop, pipeline: pipeline.pipeline,
+                    connection: connection, loop: loop, pipeline: pipeline.name,
                     input: { remote in input.map(\.remotePipelineMessage).subscribe(InputForwarder(remote, loop: loop)) },
                     downstream: AnySubscriber(subscriber))
                 subscription.attach()

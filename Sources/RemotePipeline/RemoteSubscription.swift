@@ -28,7 +28,7 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     }
 
     let id: String
-    private let pipeline: String
+    private let pipeline: MuxPipelineName
     private let connection: RemotePipelineConnection
     private let loop: EventLoop
     private let input: InputStarter
@@ -40,7 +40,7 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
     /// gets to the cancel.
     private let cancelled = Atomic<Bool>(false)
 
-    init(connection: RemotePipelineConnection, loop: EventLoop, pipeline: String, input: @escaping InputStarter, downstream: Downstream) {
+    init(connection: RemotePipelineConnection, loop: EventLoop, pipeline: MuxPipelineName, input: @escaping InputStarter, downstream: Downstream) {
         id = connection.makeID()
         self.connection = connection
         self.loop = loop
@@ -78,7 +78,7 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
         switch state {
         case .awaitingDemand(let downstream):
             state = .live(downstream, remaining: demand)
-            connection.send(.subscribe(id: id, pipeline: .catalog(pipeline), demand: MuxDemand(demand), trace: false))
+            connection.send(.subscribe(id: id, pipeline: pipeline, demand: MuxDemand(demand), trace: false))
         case .live(let downstream, let remaining):
             state = .live(downstream, remaining: remaining + demand)
             connection.send(.request(id: id, demand: MuxDemand(demand)))
@@ -107,10 +107,10 @@ final class RemoteSubscription: Subscription, MuxRoute, @unchecked Sendable {
             connection.send(.request(id: id, demand: MuxDemand(more)))
         case .completion(_, let failure):
             finish(failure.map { .failure(.failed(code: $0.code.rawValue, message: $0.message)) } ?? .finished)
-        case .error(_, let code, let message, _):
+        case .error(_, let code, let message, let stage):
             // A refused frame ends the subscription; the instance, if there is one, goes too.
             connection.send(.cancel(id: id))
-            finish(.failure(.refused(code: code.rawValue, message: message)))
+            finish(.failure(code == .badPipeline ? .badPipeline(BadPipeline(stage: stage, message: message)) : .refused(code: code.rawValue, message: message)))
         }
     }
 

@@ -46,7 +46,7 @@ final class RemotePipelineWireTests: XCTestCase {
     /// A frame the contract does not define, or an event without a type, fails every
     /// subscription of the connection with `invalidFrame` saying what came.
     func testAnEventWithoutATypeFailsThePublisher() throws {
-        let (_, url) = try scriptedServer { id in [#"{"event":{},"id":"\#(id)","type":"event"}"#] }
+        let (_, url) = try scriptedServer { id, _ in [#"{"event":{},"id":"\#(id)","type":"event"}"#] }
         let recorder = EventRecorder()
         RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
         guard case .failure(.invalidFrame(let reason))? = recorder.waitForCompletion() else {
@@ -57,34 +57,12 @@ final class RemotePipelineWireTests: XCTestCase {
 
     // MARK: Against a scripted server
 
-    /// Answers every `subscribe` with what `script` returns for it (frames as text).
-    private func scriptedServer(_ script: @escaping @Sendable (_ id: String) -> [String]) throws -> (HTTPServer, URL) {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1, drainTimeout: .seconds(1)))
-        server.webSocket("/ws/pipelines") { session in
-            session.messages.sink { message in
-                guard case .text(let text) = message,
-                      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                      object["type"] as? String == "subscribe", let id = object["id"] as? String else { return }
-                for frame in script(id) { session.send(.text(frame)) }
-            }.store(in: Self.cancellables)
-        }
-        let port = try server.start().port
-        addTeardownBlock {
-            let done = DispatchSemaphore(value: 0)
-            server.shutdown { done.signal() }
-            _ = done.wait(timeout: .now() + 10)
-        }
-        return (server, try XCTUnwrap(URL(string: "ws://127.0.0.1:\(port)/ws/pipelines")))
-    }
-
-    private static let cancellables = CancellableBag()
-
     private static func event(_ id: String, _ n: Int) -> String {
         #"{"event":{"type":"tick","n":\#(n)},"id":"\#(id)","type":"event"}"#
     }
 
     func testAFinishedCompletionFinishesThePublisher() throws {
-        let (_, url) = try scriptedServer { id in [Self.event(id, 1), #"{"id":"\#(id)","finished":true,"type":"completion"}"#] }
+        let (_, url) = try scriptedServer { id, _ in [Self.event(id, 1), #"{"id":"\#(id)","finished":true,"type":"completion"}"#] }
         let recorder = EventRecorder()
         RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
         XCTAssertEqual(recorder.waitForCompletion(), .finished)
@@ -92,7 +70,7 @@ final class RemotePipelineWireTests: XCTestCase {
     }
 
     func testAnEventBeyondDemandFailsThePublisher() throws {
-        let (_, url) = try scriptedServer { id in (1 ... 3).map { Self.event(id, $0) } }
+        let (_, url) = try scriptedServer { id, _ in (1 ... 3).map { Self.event(id, $0) } }
         let recorder = EventRecorder(demand: .max(2))
         RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
         guard case .failure(.invalidFrame(let reason))? = recorder.waitForCompletion() else {
@@ -103,7 +81,7 @@ final class RemotePipelineWireTests: XCTestCase {
     }
 
     func testAnUnreadableFrameFailsEverySubscription() throws {
-        let (_, url) = try scriptedServer { _ in ["this is not JSON"] }
+        let (_, url) = try scriptedServer { _, _ in ["this is not JSON"] }
         let recorder = EventRecorder()
         RemotePipeline(url: url, pipeline: "ticks").events(for: Empty<String, Never>(completeImmediately: false)).subscribe(recorder)
         guard case .failure(.invalidFrame)? = recorder.waitForCompletion() else {
@@ -112,7 +90,7 @@ final class RemotePipelineWireTests: XCTestCase {
     }
 
     func testEachSubscriptionIsItsOwnInstanceWithItsOwnDemand() throws {
-        let (_, url) = try scriptedServer { id in (1 ... 5).map { Self.event(id, $0) } }
+        let (_, url) = try scriptedServer { id, _ in (1 ... 5).map { Self.event(id, $0) } }
         let connection = RemotePipelineConnection(url: url)
         let pipeline = RemotePipeline(connection: connection, pipeline: "ticks")
         let first = EventRecorder(demand: .max(5))
@@ -126,16 +104,4 @@ final class RemotePipelineWireTests: XCTestCase {
         XCTAssertEqual(first.waitForCompletion(), .failure(.connectionLost))
         XCTAssertEqual(second.waitForCompletion(), .failure(.connectionLost))
     }
-}
-
-/// Keeps the scripted server's subscriptions alive.
-final class CancellableBag: @unchecked Sendable {
-    // Sendable: `items` is guarded by `lock`.
-    private let lock = NSLock()
-    private var items: [AnyCancellable] = []
-    func insert(_ cancellable: AnyCancellable) { lock.withLock { items.append(cancellable) } }
-}
-
-extension AnyCancellable {
-    func store(in bag: CancellableBag) { bag.insert(self) }
 }

@@ -25,10 +25,8 @@ public enum ComposedStage: Equatable, Hashable, Sendable {
     /// `retry(_:)` on the request of the lookup just before it.
     case retry(times: Int)
 
-    /// Every operator's name, in the catalog's order.
-    public static let ops = [
-        "throttle", "debounce", "delay", "removeDuplicates", "filter", "map", "scan", "collect", "prepend", "lookup", "retry",
-    ]
+    /// Every operator's name, in the catalog's order (`OperatorDescription.all`).
+    public static let ops = OperatorDescription.all.map(\.op)
 
     /// The operator's name (`op`).
     public var op: String {

@@ -7,23 +7,14 @@ struct StageReader {
     private let op: String
     private let limits: ComposerLimits
 
-    /// The parameters each operator may have besides `op`.
-    static let parameters: [String: [String]] = [
-        "throttle": ["ms", "latest"],
-        "debounce": ["ms"],
-        "delay": ["ms"],
-        "removeDuplicates": [],
-        "filter": ["minLength", "maxLength", "prefix"],
-        "map": ["fn"],
-        "scan": ["fn", "separator"],
-        "collect": ["count", "ms"],
-        "prepend": ["value"],
-        "lookup": ["source", "flatten", "maxPublishers"],
-        "retry": ["times"],
-    ]
+    /// The parameters each operator may have besides `op`: the catalog's.
+    static let parameters: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: OperatorDescription.all.map { ($0.op, $0.parameters.map(\.name)) })
 
     /// The defaults of the parameters that have one.
-    static let defaultMs = ["throttle": 500, "debounce": 300, "delay": 200]
+    static let defaultThrottleMs = 500
+    static let defaultDebounceMs = 300
+    static let defaultDelayMs = 200
     static let defaultLatest = true
     static let defaultSeparator = ","
     static let defaultMaxPublishers = 1
@@ -55,11 +46,11 @@ struct StageReader {
     private func read() throws(BadPipeline) -> ComposedStage {
         switch op {
         case "throttle":
-            return .throttle(ms: try integer("ms", 0, limits.maxMs) ?? Self.defaultMs[op]!, latest: try bool("latest") ?? Self.defaultLatest)
+            return .throttle(ms: try integer("ms", 0, limits.maxMs) ?? Self.defaultThrottleMs, latest: try bool("latest") ?? Self.defaultLatest)
         case "debounce":
-            return .debounce(ms: try integer("ms", 0, limits.maxMs) ?? Self.defaultMs[op]!)
+            return .debounce(ms: try integer("ms", 0, limits.maxMs) ?? Self.defaultDebounceMs)
         case "delay":
-            return .delay(ms: try integer("ms", 0, limits.maxMs) ?? Self.defaultMs[op]!)
+            return .delay(ms: try integer("ms", 0, limits.maxMs) ?? Self.defaultDelayMs)
         case "removeDuplicates":
             return .removeDuplicates
         case "filter":
@@ -67,9 +58,9 @@ struct StageReader {
                            maxLength: try integer("maxLength", 0, limits.maxStringLength),
                            prefix: try string("prefix"))
         case "map":
-            return .map(try choice("fn", MapFunction.allCases.map(\.rawValue), required: true).flatMap(MapFunction.init(rawValue:))!)
+            return .map(try choice("fn", MapFunction.allCases, \.rawValue))
         case "scan":
-            let function = try choice("fn", ScanFunction.names, required: true)
+            let function = try choice("fn", ScanFunction.names, \.self)
             guard function == "joined" else {
                 if fields["separator"] != nil { throw refuse("\(op): \"separator\" is only for \"fn\":\"joined\"") }
                 return .scan(.count)
@@ -86,8 +77,8 @@ struct StageReader {
         case "prepend":
             return .prepend(try constant("value"))
         case "lookup":
-            let source = try choice("source", LookupSource.allCases.map(\.rawValue), required: true).flatMap(LookupSource.init(rawValue:))!
-            let flatten = try choice("flatten", Flatten.names, required: false) ?? "switchToLatest"
+            let source = try choice("source", LookupSource.allCases, \.rawValue)
+            let flatten = fields["flatten"] == nil ? "switchToLatest" : try choice("flatten", Flatten.names, \.self)
             let maxPublishers = try integer("maxPublishers", 1, limits.maxPublishers)
             switch flatten {
             case "flatMap": return .lookup(source, flatten: .flatMap(maxPublishers: maxPublishers ?? Self.defaultMaxPublishers))
@@ -132,12 +123,10 @@ struct StageReader {
         }
     }
 
-    /// A string parameter that must be one of `values`.
-    private func choice(_ name: String, _ values: [String], required: Bool) throws(BadPipeline) -> String? {
-        let value = try string(name)
-        if value == nil, !required { return nil }
-        guard let value, values.contains(value) else {
-            throw refuse("\(op): \"\(name)\" must be one of \(values.joined(separator: ", "))")
+    /// A string parameter, required, that must name one of `values`.
+    private func choice<Value>(_ name: String, _ values: [Value], _ nameOf: (Value) -> String) throws(BadPipeline) -> Value {
+        guard case .string(let text)? = fields[name], let value = values.first(where: { nameOf($0) == text }) else {
+            throw refuse("\(op): \"\(name)\" must be one of \(values.map(nameOf).joined(separator: ", "))")
         }
         return value
     }

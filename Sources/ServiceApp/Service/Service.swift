@@ -6,6 +6,7 @@ import WebSocketPublishers
 import Locking
 import Logging
 import Metrics
+import PipelineWire
 import StreamCore
 
 /// The whole service: the GitHub client, the routes and the `/ws` pipelines on one HTTP server.
@@ -68,7 +69,8 @@ final class Service: Sendable {
         server = HTTPServer(
             configuration: config.serverConfiguration,
             router: Service.router(
-                client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing, logger: logger),
+                client: client, fairUse: fairUse, metrics: metrics, readiness: readiness, sharing: sharing,
+                composer: config.mux.composer, logger: logger),
             logger: logger
         )
         server.setErrorResponse { status, message in
@@ -146,7 +148,7 @@ final class Service: Sendable {
 
     private static func router(
         client: GithubClient, fairUse: FairUse, metrics: ServiceMetrics, readiness: Readiness, sharing: ReplicaSharing?,
-        logger: Logger
+        composer: ComposerLimits, logger: Logger
     ) -> Router {
         var router = Router()
         router.notFound = { _ in JSONResponse.error(.notFound, "not_found") }
@@ -160,6 +162,9 @@ final class Service: Sendable {
             HTTPResponse(status: .ok, contentType: "application/json", text: AsyncAPIDocument.json)
         })
         router.get("/api/pipelines", immediate: { _ in JSONResponse.make(.ok, PipelineDescriptor.all.map(\.catalogEntry)) })
+        // The composer's operators, bounds from the configured limits, and presets (written once).
+        router.get("/api/operators", static: HTTPResponse(
+            status: .ok, contentType: "application/json", text: OperatorDescription.catalogJSON(limits: composer)))
         router.get("/healthz", static: JSONResponse.make(.ok, ["status": "ok"]))
         // With Redis configured, the body says whether it is reachable; unreachable is still
         // ready (the replica carries on with its own state), never an outage. With sentinels,

@@ -8,9 +8,12 @@ extension AsyncAPIMessages {
     static let muxReceive = ["muxSubscribed", "muxEvent", "muxTrace", "muxCompletion", "muxError"]
 
     static var mux: [String: Any] { [
-        "muxSubscribe": message("Subscribe", "Starts a new instance of a catalog pipeline, as opening its endpoint would", object("subscribe", [
+        "muxSubscribe": message("Subscribe", "Starts a new instance of a catalog pipeline, as opening its endpoint would, or of a composed one", object("subscribe", [
             "id": id,
-            "pipeline": ["type": "string", "enum": PipelineDescriptor.all.map(\.name)],
+            "pipeline": ["oneOf": [
+                ["type": "string", "enum": PipelineDescriptor.all.map(\.name), "description": "a catalog pipeline (GET /api/pipelines)"],
+                definition,
+            ]],
             "demand": demand(minimum: 0, "the first request (default unlimited)"),
             "trace": ["type": "boolean", "description": "also send the instance's trace frames"],
         ], optional: ["demand", "trace"])),
@@ -23,10 +26,10 @@ extension AsyncAPIMessages {
         ])),
         "muxCancel": message("Cancel", "Tears the instance down; nothing more is sent for the id, which may be used again", object("cancel", ["id": id])),
         "muxSubscribed": message("Subscribed", "The subscription exists (outside demand)", object("subscribed", [
-            "id": id, "pipeline": ["type": "string", "enum": PipelineDescriptor.all.map(\.name)],
+            "id": id, "pipeline": ["type": "string", "enum": PipelineDescriptor.all.map(\.name) + ["composed"]],
         ])),
         "muxEvent": message("Event", "One event of the instance, exactly as its endpoint sends it (one unit of demand)", object("event", [
-            "id": id, "event": ["anyOf": pipelineEventPayloads],
+            "id": id, "event": ["anyOf": pipelineEventPayloads + composedEventPayloads],
         ])),
         "muxTrace": message("MuxTrace", "With trace: one trace event of the instance (outside demand)", muxTracePayload),
         "muxCompletion": message("Completion", "The subscription ended by itself (never after a cancel)", muxCompletionPayload),

@@ -1,6 +1,6 @@
 /// The messages of `AsyncAPIDocument`, each with the JSON Schema of its payload.
 enum AsyncAPIMessages {
-    static var all: [String: Any] { pipelineMessages.merging(mux) { first, _ in first } }
+    static var all: [String: Any] { pipelineMessages.merging(mux) { first, _ in first }.merging(composedEvents) { first, _ in first } }
 
     /// The messages of the pipelines' own endpoints and `/ws/echo`.
     static var pipelineMessages: [String: Any] { [

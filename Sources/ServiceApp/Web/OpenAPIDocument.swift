@@ -1,5 +1,5 @@
 /// The OpenAPI 3.0.3 document served at `GET /openapi.json`: every HTTP endpoint of the
-/// contract (the pages `/`, `/search`, `/form` and their scripts `/pipelines.js`, `/pages.js`, `/api/pipelines`,
+/// contract (the pages `/`, `/search`, `/form` and their scripts `/pipelines.js`, `/pages.js`, `/api/pipelines`, `/api/operators`,
 /// `/healthz`, `/readyz`, `/metrics`, `/api/users/{login}`, `/openapi.json`, and the WebSocket
 /// upgrades) with the `User` and `Error` schemas.
 ///

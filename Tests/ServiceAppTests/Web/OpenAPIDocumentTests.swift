@@ -52,7 +52,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         let paths = try object(root, ["paths"])
         XCTAssertEqual(
             Set(paths.keys),
-            ["/", "/search", "/form", "/pipelines.js", "/pages.js", "/api/pipelines", "/healthz", "/readyz", "/metrics", "/api/users/{login}",
+            ["/", "/search", "/form", "/pipelines.js", "/pages.js", "/api/pipelines", "/api/operators", "/healthz", "/readyz", "/metrics", "/api/users/{login}",
              "/openapi.json", "/asyncapi.json", "/ws", "/ws/search", "/ws/form", "/ws/pipelines", "/ws/echo"])
         for (path, item) in paths {
             XCTAssertEqual(Array(try XCTUnwrap(item as? Object).keys), ["get"], path)

@@ -24,12 +24,12 @@ def resolve(ref):
     return node
 
 
-def receive_schemas(address):
-    """The payload schemas of the receive operation of the channel at `address`, by `type`."""
+def receive_schemas(address, action="receive"):
+    """The payload schemas of the receive (or send) operation of the channel at `address`, by `type`."""
     channel_id = next(cid for cid, channel in document["channels"].items() if channel["address"] == address)
     schemas = {}
     for operation in document["operations"].values():
-        if operation["action"] == "receive" and operation["channel"]["$ref"] == f"#/channels/{channel_id}":
+        if operation["action"] == action and operation["channel"]["$ref"] == f"#/channels/{channel_id}":
             for ref in operation["messages"]:
                 payload = resolve(resolve(ref["$ref"])["$ref"])["payload"]
                 schemas.setdefault(payload["properties"]["type"]["const"], []).append(payload)
@@ -158,6 +158,9 @@ def mux_session():
         pass
     pipelines = {}
     frames = [
+        # Refused definitions: bad_pipeline with a stage, and with null (the whole).
+        {"type": "subscribe", "id": "b1", "pipeline": {"stages": [{"op": "delay"}, {"op": "map", "fn": "count"}, {"op": "retry", "times": 1}]}},
+        {"type": "subscribe", "id": "b2", "pipeline": {"stages": []}},
         {"type": "subscribe", "id": "u1", "pipeline": "github-user", "demand": 1, "trace": True},
         {"type": "subscribe", "id": "s1", "pipeline": "github-search"},
         {"type": "subscribe", "id": "f1", "pipeline": "form", "demand": 10},
@@ -177,12 +180,27 @@ def mux_session():
         {"type": "request", "id": "u1", "n": 0},
         "{oops",
         {"type": "cancel", "id": "s1"},
+        # Composed pipelines: a value-producing one with traces, and one ending in a lookup.
+        {"type": "subscribe", "id": "c1", "pipeline": {"stages": [{"op": "map", "fn": "uppercased"}, {"op": "collect", "count": 2}]},
+         "trace": True},
+        {"type": "send", "id": "c1", "message": "heck"},
+        {"type": "send", "id": "c1", "message": {"type": "input", "value": "heckj"}},
+        {"type": "cancel", "id": "c1"},
+        {"type": "subscribe", "id": "c2", "pipeline": {"stages": [{"op": "removeDuplicates"}, {"op": "lookup", "source": "github-user"}]}},
+        {"type": "send", "id": "c2", "message": "hec"},  # not cached: activity, result, activity
     ]
+    # A composed instance's events: its hello and values, and the lookup endpoints' own events.
+    composed_names = ["composedHello", "composedValue", "activity", "result", "search", "error"]
+    endpoint_schemas["composed"] = {}
+    for name in composed_names:
+        payload = messages[name]["payload"]
+        endpoint_schemas["composed"].setdefault(payload["properties"]["type"]["const"], []).append(payload)
+    composed_seen = set()
     ws = websocket.create_connection(f"ws://{BASE}{address}", timeout=5)
     seen = []
     for frame in frames:
         if isinstance(frame, dict) and frame["type"] == "subscribe":
-            pipelines[frame["id"]] = frame["pipeline"]
+            pipelines[frame["id"]] = frame["pipeline"] if isinstance(frame["pipeline"], str) else "composed"
         ws.send(frame if isinstance(frame, str) else json.dumps(frame))
         ws.settimeout(0.8)
         while True:
@@ -196,16 +214,55 @@ def mux_session():
             if event["type"] == "event":
                 inner = event["event"]
                 check(f"{address} {pipelines[event['id']]}", json.dumps(inner), inner, endpoint_schemas[pipelines[event["id"]]])
-            if event["type"] == "trace" and event["stage"] not in catalog[endpoints[pipelines[event["id"]]]]:
-                failures.append(f"{address}: stage {event['stage']} is not in the catalog")
+                if pipelines[event["id"]] == "composed":
+                    composed_seen.add(inner["type"])
+            if event["type"] == "trace":
+                pipeline = pipelines[event["id"]]
+                lanes = catalog[endpoints[pipeline]] if pipeline != "composed" else ["input", "0:map", "1:collect"]
+                if event["stage"] not in lanes:
+                    failures.append(f"{address}: stage {event['stage']} is not one of {lanes}")
     ws.close()
     expected = {"subscribed", "event", "trace", "completion", "error:bad_message", "error:unknown_id", "error:duplicate_id",
-                "error:unknown_pipeline", "error:bad_demand", "error:too_many_subscriptions"}
+                "error:unknown_pipeline", "error:bad_pipeline", "error:bad_demand", "error:too_many_subscriptions"}
     missing = expected - set(seen)
     if missing:
         failures.append(f"{address}: never received {sorted(missing)} (got {seen})")
+    missing = {"hello", "value", "activity", "result"} - composed_seen
+    if missing:
+        failures.append(f"{address}: the composed subscriptions never sent {sorted(missing)} (got {sorted(composed_seen)})")
 
 
+# Composed pipelines: the subscribe schema takes every preset GET /api/operators lists and refuses
+# what the service refuses by shape (an unknown parameter, an unknown op); the error schema wants a
+# stage on bad_pipeline errors and none on others.
+def composed_schemas():
+    subscribe = receive_schemas("/ws/pipelines", action="send")["subscribe"][0]
+    error = receive_schemas("/ws/pipelines")["error"][0]
+    catalog = json.loads(urllib.request.urlopen(f"http://{BASE}/api/operators", timeout=5).read())
+    if not catalog["presets"]:
+        failures.append("GET /api/operators lists no presets")
+    for preset in catalog["presets"]:
+        frame = {"type": "subscribe", "id": "c", "pipeline": preset["definition"], "demand": 16, "trace": True}
+        try:
+            jsonschema.validate(frame, subscribe)
+        except jsonschema.ValidationError as error_:
+            failures.append(f"preset {preset['name']}: {error_.message}")
+    refused = [
+        {"type": "subscribe", "id": "c", "pipeline": {"stages": [{"op": "delay", "latest": True}]}},
+        {"type": "subscribe", "id": "c", "pipeline": {"stages": [{"op": "nope"}]}},
+        {"type": "subscribe", "id": "c", "pipeline": {"stages": [{"op": "delay"}], "name": "x"}},
+        {"type": "error", "id": "c", "code": "bad_pipeline", "message": "m"},
+        {"type": "error", "id": "c", "code": "bad_demand", "message": "m", "stage": 1},
+    ]
+    for bad in refused:
+        try:
+            jsonschema.validate(bad, subscribe if bad["type"] == "subscribe" else error)
+            failures.append(f"the schema accepted {bad}")
+        except jsonschema.ValidationError:
+            pass
+
+
+composed_schemas()
 mux_session()
 
 if failures:
