@@ -13,9 +13,7 @@ import Synchronization
 /// let users = RemotePipeline(connection: connection, pipeline: "github-user")
 /// let search = RemotePipeline(connection: connection, pipeline: "github-search")
 /// ```
-public final class RemotePipelineConnection: @unchecked Sendable {
-    // Sendable: the `let`s are immutable and `nextID` is atomic; every other field is only
-    // touched on `loop` (the WebSocket client's events arrive there, and every call hops there).
+public final class RemotePipelineConnection: Sendable {
 
     /// The `/ws/pipelines` URL.
     public let url: URL
@@ -28,16 +26,22 @@ public final class RemotePipelineConnection: @unchecked Sendable {
     private let closesWhenIdle: Bool
     private let nextID = Atomic<Int>(0)
 
-    private enum Phase {
+    fileprivate enum Phase {
         /// No socket.
         case idle
         /// A socket, connecting or open; `generation` tells its events from an older one's.
         case connected(WebSocketClient, generation: Int, opened: Bool)
     }
 
-    private var phase = Phase.idle
-    private var generation = 0
-    private var routes: [String: any MuxRoute] = [:]
+    fileprivate struct State {
+        var phase = Phase.idle
+        var generation = 0
+        var routes: [String: any MuxRoute] = [:]
+    }
+
+    /// The socket and the routes: only on `loop` (the WebSocket client's events arrive there,
+    /// and every call hops there). Nil when there is no loop: then nothing runs there.
+    private let state: LoopBound<State>?
 
     /// A connection to `url` (`ws://host:port/ws/pipelines`), opened when first used, on a loop
     /// of `group` (by default `EventLoopGroup.sharedClient`).
@@ -54,14 +58,15 @@ public final class RemotePipelineConnection: @unchecked Sendable {
         } else {
             loop = EventLoopGroup.sharedClient.map { $0.next() }
         }
+        state = try? LoopBound(sending: State(), loop: loop.get())
     }
 
     /// Closes the socket; every live subscription fails with `.connectionLost`. A later
     /// subscription connects again.
     public func close() {
-        guard case .success(let loop) = loop else { return }
-        loop.enqueue { [self] in
-            guard case .connected(let client, _, _) = phase else { return }
+        guard let state else { return }
+        state.loop.enqueue {
+            guard case .connected(let client, _, _) = state.value.phase else { return }
             client.close()
         }
     }
@@ -75,15 +80,12 @@ public final class RemotePipelineConnection: @unchecked Sendable {
 
     /// Routes the server's frames for `id` to `route`, connecting if needed.
     func attach(_ id: String, _ route: any MuxRoute) {
-        routes[id] = route
-        guard case .idle = phase, case .success(let loop) = loop else { return }
-        generation += 1
-        let current = generation
+        guard let state, let current = state.value.attach(id, route) else { return }
         do {
-            let client = try WebSocketClient.connect(to: url, configuration: configuration, loop: loop) { [weak self] _, event in
-                self?.handle(event, generation: current)
+            let client = try WebSocketClient.connect(to: url, configuration: configuration, loop: state.loop) {
+                [weak self] _, event in self?.handle(event, generation: current)
             }
-            phase = .connected(client, generation: current, opened: false)
+            state.value.phase = .connected(client, generation: current, opened: false)
         } catch {
             end(with: .connectFailed(error))
         }
@@ -92,23 +94,22 @@ public final class RemotePipelineConnection: @unchecked Sendable {
     /// Stops routing `id`; closes the socket when it was the last one and this connection
     /// closes when idle.
     func detach(_ id: String) {
-        routes[id] = nil
-        guard closesWhenIdle, routes.isEmpty, case .connected(let client, _, _) = phase else { return }
-        phase = .idle
+        guard let client = state?.value.detach(id, closingWhenIdle: closesWhenIdle) else { return }
         client.close()
     }
 
     /// Sends a client frame (queued by the client until the socket is open).
     func send(_ frame: MuxClientFrame) {
-        guard case .connected(let client, _, _) = phase else { return }
+        guard case .connected(let client, _, _) = state?.value.phase else { return }
         client.send(text: frame.json)
     }
 
     private func handle(_ event: WebSocketClient.Event, generation: Int) {
-        guard case .connected(let client, let current, let opened) = phase, current == generation else { return }
+        guard let state, case .connected(let client, let current, let opened) = state.value.phase, current == generation
+        else { return }
         switch event {
         case .opened:
-            phase = .connected(client, generation: current, opened: true)
+            state.value.phase = .connected(client, generation: current, opened: true)
         case .message(.text(let text)):
             switch Self.read(text) {
             case .success(let (frame, event)):
@@ -145,16 +146,40 @@ public final class RemotePipelineConnection: @unchecked Sendable {
     private func route(_ frame: MuxServerFrame, event: RemoteEvent?) {
         // Frames for ids no longer routed (answers to a cancel crossing the server's frames)
         // are dropped: nothing is delivered after a cancel.
-        guard let id = frame.id, let route = routes[id] else { return }
+        guard let id = frame.id, let route = state?.value.routes[id] else { return }
         route.receive(frame, event: event)
     }
 
     /// The socket is gone: every subscription fails with `error`.
     private func end(with error: RemotePipelineError) {
-        phase = .idle
-        let ended = routes.values
-        routes = [:]
+        guard let ended = state?.value.end() else { return }
         for route in ended { route.connectionEnded(error) }
+    }
+}
+
+extension RemotePipelineConnection.State {
+    /// Routes `id` to `route`; returns the generation of a socket to open, if none is.
+    mutating func attach(_ id: String, _ route: any MuxRoute) -> Int? {
+        routes[id] = route
+        guard case .idle = phase else { return nil }
+        generation += 1
+        return generation
+    }
+
+    /// Stops routing `id`; returns the socket to close when it was the last route and the
+    /// connection closes when idle.
+    mutating func detach(_ id: String, closingWhenIdle: Bool) -> WebSocketClient? {
+        routes[id] = nil
+        guard closingWhenIdle, routes.isEmpty, case .connected(let client, _, _) = phase else { return nil }
+        phase = .idle
+        return client
+    }
+
+    /// The socket is gone: the routes to tell.
+    mutating func end() -> [any MuxRoute] {
+        phase = .idle
+        defer { routes = [:] }
+        return Array(routes.values)
     }
 }
 

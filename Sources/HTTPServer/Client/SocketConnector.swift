@@ -1,20 +1,37 @@
 /// One nonblocking TCP connect on an `EventLoop`: watches the socket until it turns writable,
 /// then reports the connected socket or the error, or a timeout when the deadline passes
-/// first. Confined to its loop; reports exactly once (nothing after `cancel()`).
-final class SocketConnector: IOHandler, TimedConnection, @unchecked Sendable {
-    // Sendable: every field is only touched on `loop`.
+/// first. Confined to its loop (a `LoopBound`); reports exactly once (nothing after `cancel()`).
+final class SocketConnector: IOHandler, TimedConnection, Sendable {
     typealias Completion = (Result<Socket, WebSocketClientError>) -> Void
 
-    private enum State {
+    private enum Phase {
         case connecting(Socket, token: UInt64, Completion)
         case done
     }
 
-    let loop: EventLoop
-    var deadline: Deadline?
-    private var state = State.done
+    private struct State {
+        var phase = Phase.done
+        var deadline: Deadline?
 
-    private init(loop: EventLoop) { self.loop = loop }
+        /// Stops connecting: the socket and registration to let go of, nil if done already.
+        mutating func finish() -> (Socket, token: UInt64, Completion)? {
+            guard case .connecting(let socket, let token, let completion) = phase else { return nil }
+            phase = .done
+            deadline = nil
+            return (socket, token, completion)
+        }
+    }
+
+    let loop: EventLoop
+    /// The connect in progress and its deadline: only on the loop.
+    private let state: LoopBound<State>
+
+    private init(loop: EventLoop) {
+        self.loop = loop
+        state = LoopBound(State(), loop: loop)
+    }
+
+    var deadline: Deadline? { state.value.deadline }
 
     /// Starts connecting to `address` (from `local`, when given; on the loop); `completion` runs on the loop, possibly
     /// before this returns (a connect that finishes at once, or fails at once).
@@ -31,8 +48,9 @@ final class SocketConnector: IOHandler, TimedConnection, @unchecked Sendable {
             case .inProgress(let socket):
                 do {
                     let token = try loop.register(socket.fd, interest: .writable, handler: connector)
-                    connector.state = .connecting(socket, token: token, completion)
-                    connector.deadline = Deadline.after(timeout)
+                    connector.state.value = State(
+                        phase: .connecting(socket, token: token, completion), deadline: Deadline.after(timeout)
+                    )
                     loop.watch(connector)
                 } catch {
                     socket.close()
@@ -47,14 +65,12 @@ final class SocketConnector: IOHandler, TimedConnection, @unchecked Sendable {
 
     /// Gives up: closes the socket, reports nothing.
     func cancel() {
-        guard case .connecting(let socket, _, _) = state else { return }
-        finish()
+        guard let (socket, _) = finish() else { return }
         socket.close()
     }
 
     func ready(_ event: IOEvent) {
-        guard case .connecting(let socket, _, let completion) = state else { return }
-        finish()
+        guard let (socket, completion) = finish() else { return }
         if let error = socket.pendingError() {
             socket.close()
             completion(.failure(.connectFailed(error)))
@@ -71,18 +87,17 @@ final class SocketConnector: IOHandler, TimedConnection, @unchecked Sendable {
     var bufferedBytes: Int { 0 }
 
     func deadlinePassed() {
-        guard case .connecting(let socket, _, let completion) = state else { return }
-        finish()
+        guard let (socket, completion) = finish() else { return }
         socket.close()
         completion(.failure(.timedOut))
     }
 
-    /// Stops watching the socket (it stays open).
-    private func finish() {
-        guard case .connecting(let socket, let token, _) = state else { return }
-        state = .done
-        deadline = nil
+    /// Stops watching the socket (it stays open); returns it and the completion to call, nil
+    /// when the connect had already finished.
+    private func finish() -> (Socket, Completion)? {
+        guard let (socket, token, completion) = state.value.finish() else { return nil }
         loop.unwatch(self)
         loop.deregister(socket.fd, token: token)
+        return (socket, completion)
     }
 }

@@ -73,8 +73,8 @@ public final class WebSocketClient: Sendable {
         let handshake = WebSocketClientHandshake(target: endpoint.target, host: endpoint.hostHeader, configuration: configuration)
         let connection = WebSocketClientConnection(handshake: handshake, loop: loop)
         let client = WebSocketClient(url: url, loop: loop, connection: connection)
-        // Set before the loop first sees the connection (the enqueue below orders it).
-        connection.onEvent = { [client] event in onEvent(client, event) }
+        // Set on the loop before anything else reaches the connection there (queued first).
+        loop.enqueue { connection.setOnEvent { [client] event in onEvent(client, event) } }
         if let numeric = try? SocketAddress(host: endpoint.host, port: endpoint.port) {
             loop.enqueue { connection.connect(to: [numeric]) }
         } else {

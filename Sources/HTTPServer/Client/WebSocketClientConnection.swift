@@ -4,9 +4,8 @@
 /// type performs what they decide and reports to the application through `onEvent`, on the
 /// loop, ending with exactly one `.closed` or `.failed`.
 ///
-/// Confined to its loop: every method runs there.
-final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
-    // Sendable: every mutable field is only touched on `loop`.
+/// Confined to its loop (its state is a `LoopBound`): every method runs there.
+final class WebSocketClientConnection: ConnectionHandler, Sendable {
     typealias Event = WebSocketClient.Event
 
     /// The protocol once open: the state machine and the codec, as one reference so the loop
@@ -36,29 +35,61 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
         case finished
     }
 
+    private struct State {
+        var phase = Phase.connecting(nil)
+        /// Messages the application sent before the handshake completed, sent once it has.
+        var pending: [WebSocketSession.Message] = []
+        /// The terminal event, once known (the first cause wins); reported when the TCP
+        /// connection closes.
+        var outcome: Event?
+        /// The application's handler; it holds the `WebSocketClient`, which keeps the client
+        /// alive while the connection lives. Let go once the terminal event is reported.
+        var onEvent: (@Sendable (Event) -> Void)?
+
+        /// Ends: whether it was running, and the handler to report to.
+        mutating func finish() -> (ended: Bool, handler: (@Sendable (Event) -> Void)?) {
+            if case .finished = phase { return (false, nil) }
+            phase = .finished
+            pending = []
+            defer { onEvent = nil }
+            return (true, onEvent)
+        }
+
+        /// Records the terminal event unless one is known.
+        mutating func record(_ event: Event) {
+            if outcome == nil { outcome = event }
+        }
+    }
+
     let loop: EventLoop
     let handshake: WebSocketClientHandshake
     private var configuration: WebSocketClientConfiguration { handshake.configuration }
-    private var phase = Phase.connecting(nil)
-    /// Messages the application sent before the handshake completed, sent once it has.
-    private var pending: [WebSocketSession.Message] = []
-    /// The terminal event, once known (the first cause wins); reported when the TCP
-    /// connection closes.
-    private var outcome: Event?
-    /// The application's handler; it holds the `WebSocketClient`, which keeps the client
-    /// alive while the connection lives. Let go once the terminal event is reported.
-    var onEvent: (@Sendable (Event) -> Void)?
+    /// The phase, what waits to be sent, the outcome, the application's handler: only on the loop.
+    private let state: LoopBound<State>
 
+    /// Created on any thread, before the loop sees it.
     init(handshake: WebSocketClientHandshake, loop: EventLoop) {
         self.handshake = handshake
         self.loop = loop
+        state = LoopBound(sending: State(), loop: loop)
+    }
+
+    /// Sets the application's handler (on the loop, before anything else is queued there).
+    func setOnEvent(_ onEvent: @escaping @Sendable (Event) -> Void) {
+        state.value.onEvent = onEvent
+    }
+
+    /// Tells the application (outside any access to the state: it may call back).
+    private func report(_ event: Event) {
+        let onEvent = state.value.onEvent
+        onEvent?(event)
     }
 
     // MARK: Connecting
 
     /// Connects to the first address that takes the connection.
     func connect(to addresses: [SocketAddress]) {
-        guard case .connecting = phase else { return }
+        guard case .connecting = state.value.phase else { return }
         guard let address = addresses.first else {
             finish(.failed(.unresolvableHost(handshake.host)))
             return
@@ -66,7 +97,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
         let connector = SocketConnector.connect(
             to: address, from: configuration.localAddress, on: loop, timeout: configuration.connectTimeout
         ) { [self] result in
-            guard case .connecting = phase else {
+            guard case .connecting = state.value.phase else {
                 if case .success(let socket) = result { socket.close() }
                 return
             }
@@ -76,7 +107,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             case .failure(let error): finish(.failed(error))
             }
         }
-        if case .connecting(nil) = phase { phase = .connecting(connector) }
+        if case .connecting(nil) = state.value.phase { state.value.phase = .connecting(connector) }
     }
 
     private func connected(_ socket: Socket, to address: SocketAddress) {
@@ -89,7 +120,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             finish(.failed(.connectFailed(error)))
             return
         }
-        phase = .handshaking(connection, HTTPResponseHeadParser(maxBytes: configuration.maxResponseHeadBytes))
+        state.value.phase = .handshaking(connection, HTTPResponseHeadParser(maxBytes: configuration.maxResponseHeadBytes))
         connection.deadline = Deadline.after(configuration.handshakeTimeout)
         connection.write(handshake.request)
     }
@@ -97,7 +128,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
     // MARK: Reading
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        switch phase {
+        switch state.value.phase {
         case .handshaking(let connection, var parser):
             let head: (HTTPResponseHead, [UInt8])?
             do {
@@ -107,7 +138,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
                 return
             }
             guard let (response, rest) = head else {
-                phase = .handshaking(connection, parser)
+                state.value.phase = .handshaking(connection, parser)
                 return
             }
             if response.status == 101 {
@@ -120,7 +151,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
                 // Content-Length bounds the body read, but never past the limit (nor below 0).
                 let length = response.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
                 let limit = max(0, min(length ?? configuration.maxRejectionBodyBytes, configuration.maxRejectionBodyBytes))
-                phase = .readingRefusal(connection, response, body: [], length: limit)
+                state.value.phase = .readingRefusal(connection, response, body: [], length: limit)
                 rest.withUnsafeBytes { readRefusal($0) }
             }
         case .readingRefusal:
@@ -135,19 +166,19 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func readRefusal(_ bytes: UnsafeRawBufferPointer) {
-        guard case .readingRefusal(let connection, let head, var body, let length) = phase else { return }
+        guard case .readingRefusal(let connection, let head, var body, let length) = state.value.phase else { return }
         body.append(contentsOf: bytes.prefix(length - body.count))
-        phase = .readingRefusal(connection, head, body: body, length: length)
+        state.value.phase = .readingRefusal(connection, head, body: body, length: length)
         if body.count >= length { refused(connection) }
     }
 
     private func refused(_ connection: Connection) {
-        guard case .readingRefusal(_, let head, let body, _) = phase else { return }
+        guard case .readingRefusal(_, let head, let body, _) = state.value.phase else { return }
         fail(connection, .rejected(status: head.status, headers: head.headers, body: String(decoding: body, as: UTF8.self)))
     }
 
     func connectionDidReachEndOfInput(_ connection: Connection) {
-        if case .readingRefusal = phase { refused(connection) }
+        if case .readingRefusal = state.value.phase { refused(connection) }
         connection.close()
     }
 
@@ -164,11 +195,11 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             reader: WebSocketReader(maxMessageSize: configuration.maxMessageBytes, deflate: deflate, role: .client),
             writer: WebSocketWriter(deflate: deflate, role: .client)
         )
-        phase = .open(connection, session)
+        state.value.phase = .open(connection, session)
         set(session.state.initialTimer, on: connection)
-        onEvent?(.opened(agreement))
-        let queued = pending
-        pending = []
+        report(.opened(agreement))
+        let queued = state.value.pending
+        state.value.pending = []
         for message in queued { write(message, session, connection) }
         if !leftover.isEmpty {
             session.reader.append(leftover)
@@ -183,7 +214,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             do {
                 message = try session.reader.nextMessage()
             } catch {
-                if outcome == nil { outcome = .failed(.protocolViolation(error)) }
+                state.value.record(.failed(.protocolViolation(error)))
                 perform(session.state.failed(error), reason: error.reason, session, connection)
                 return
             }
@@ -191,15 +222,15 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             case nil:
                 return
             case .text(let text):
-                if session.state.isOpen { onEvent?(.message(.text(text))) }
+                if session.state.isOpen { report(.message(.text(text))) }
             case .binary(let bytes):
-                if session.state.isOpen { onEvent?(.message(.binary(bytes))) }
+                if session.state.isOpen { report(.message(.binary(bytes))) }
             case .ping(let payload):
                 if session.state.pingReceived() { writeFrame(connection) { session.writer.writePong(payload, into: &$0) } }
             case .pong:
                 break
             case .close(let code, let reason):
-                if outcome == nil { outcome = .closed(code: code, reason: reason) }
+                state.value.record(.closed(code: code, reason: reason))
                 perform(session.state.closeReceived(code: code), reason: "", session, connection)
             }
         }
@@ -210,8 +241,8 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
     /// Sends a message now, or once open when the handshake is still under way; ignored once
     /// closing.
     func send(_ message: WebSocketSession.Message) {
-        switch phase {
-        case .connecting, .handshaking: pending.append(message)
+        switch state.value.phase {
+        case .connecting, .handshaking: state.value.pending.append(message)
         case .open(let connection, let session): write(message, session, connection)
         case .readingRefusal, .finished: return
         }
@@ -238,12 +269,12 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
     /// Starts the closing handshake; before the connection is open, abandons it (reported as
     /// `.closed` with 1006: no close frame was exchanged).
     func close(code: WebSocketCloseCode, reason: String) {
-        switch phase {
+        switch state.value.phase {
         case .connecting(let connector):
             connector?.cancel()
             finish(.closed(code: .abnormalClosure, reason: "closed before the connection opened"))
         case .handshaking(let connection, _), .readingRefusal(let connection, _, _, _):
-            if outcome == nil { outcome = .closed(code: .abnormalClosure, reason: "closed before the connection opened") }
+            state.value.record(.closed(code: .abnormalClosure, reason: "closed before the connection opened"))
             connection.close()
         case .open(let connection, let session):
             guard case .sendClose(let code, let timer) = session.state.closeRequested(code: code) else { return }
@@ -275,7 +306,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
 
     func connectionDeadlinePassed(_ connection: Connection) {
         connection.deadline = nil
-        switch phase {
+        switch state.value.phase {
         case .open:
             break
         case .readingRefusal:
@@ -286,7 +317,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
             fail(connection, .timedOut)
             return
         }
-        guard case .open(_, let session) = phase else { return }
+        guard case .open(_, let session) = state.value.phase else { return }
         switch session.state.timerFired(readingPaused: false) {
         case .rearm(let timer):
             set(timer, on: connection)
@@ -307,15 +338,15 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
 
     /// Records `error` as the outcome and closes the TCP connection.
     private func fail(_ connection: Connection, _ error: WebSocketClientError) {
-        if outcome == nil { outcome = .failed(error) }
+        state.value.record(.failed(error))
         connection.close()
     }
 
     func connectionDidClose(_ connection: Connection) {
-        var event = outcome ?? .failed(.connectionLost)
-        if case .open(_, let session) = phase {
+        var event = state.value.outcome ?? .failed(.connectionLost)
+        if case .open(_, let session) = state.value.phase {
             // We started the close and the server never answered it: closed, not cleanly.
-            if outcome == nil, case .awaitingPeerClose = session.state.state {
+            if state.value.outcome == nil, case .awaitingPeerClose = session.state.state {
                 event = .closed(code: .abnormalClosure, reason: "")
             }
             session.state.connectionClosed()
@@ -325,11 +356,7 @@ final class WebSocketClientConnection: ConnectionHandler, @unchecked Sendable {
 
     /// Reports the terminal event, once.
     private func finish(_ event: Event) {
-        if case .finished = phase { return }
-        phase = .finished
-        pending = []
-        let handler = onEvent
-        onEvent = nil
-        handler?(event)
+        let (ended, handler) = state.value.finish()
+        if ended { handler?(event) }
     }
 }

@@ -6,39 +6,32 @@ import Metrics
 /// enforces the read and idle timeouts, answers `Expect: 100-continue`, and hands the
 /// connection over to a `WebSocketConnectionHandler` on an accepted upgrade.
 ///
-/// Confined to the connection's loop. One request is in flight at a time; while an async
+/// Confined to the connection's loop (its state is a `LoopBound`, checked in debug builds). One request is in flight at a time; while an async
 /// handler runs, reading pauses, so pipelined requests wait in the kernel, not in memory.
 /// What happens in which state is decided by its `HTTPConnectionStateMachine`; this type
 /// performs it (parser, socket, application).
-final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
-    // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
+final class HTTPConnectionHandler: ConnectionHandler, Sendable {
     private let server: ServerContext
-    private var parser: HTTPRequestParser
-    private var serializer = HTTPResponseSerializer()
-    private var compressor: ResponseCompressor?
-    /// What the connection is doing; decides timers, pausing and closing.
-    private var state = HTTPConnectionStateMachine()
-    /// The async handler answering the request in flight, if any.
-    private var handlerTask: Task<Void, Never>?
-    /// The streamed body being sent, if any: told when the output drains.
-    private var bodyWriter: StreamedBodyWriter?
+    /// Parser, serializer, state machine, the request in flight: only on the loop.
+    private let state: LoopBound<State>
 
-    init(server: ServerContext) {
+    /// Created on `loop`, the connection's.
+    init(server: ServerContext, loop: EventLoop) {
         self.server = server
-        parser = HTTPRequestParser(limits: server.configuration.parserLimits)
+        state = LoopBound(State(parser: HTTPRequestParser(limits: server.configuration.parserLimits)), loop: loop)
     }
 
     func start(_ connection: Connection) {
-        arm(state.initialTimer, on: connection)
+        arm(state.value.machine.initialTimer, on: connection)
     }
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        parser.append(bytes)
+        state.value.parser.append(bytes)
         processRequests(connection)
     }
 
     func connectionDeadlinePassed(_ connection: Connection) {
-        switch state.timerFired() {
+        switch state.value.machine.timerFired() {
         case .none:
             break
         case .close:
@@ -51,7 +44,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     func connectionDidReachEndOfInput(_ connection: Connection) {
         // A half-closed client may still read the answer to a request in flight, and the rest
         // of an answer already written.
-        switch state.endOfInput() {
+        switch state.value.machine.endOfInput() {
         case .none: break
         case .pauseReading: connection.pauseReading()
         case .closeAfterFlush(let timer): closeAfterFlush(connection, timer: timer)
@@ -62,22 +55,20 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         // The client is gone (reset, or hung up while its request ran): nobody will read the
         // answer, so the handler is told to stop (e.g. an upstream lookup is cancelled), and a
         // paced body producer is released.
-        guard state.connectionClosed() else { return }
-        handlerTask?.cancel()
-        handlerTask = nil
-        bodyWriter?.connectionDrainedOrClosed()
-        bodyWriter = nil
+        guard let (task, writer) = state.value.connectionClosed() else { return }
+        task?.cancel()
+        writer?.connectionDrainedOrClosed()
     }
 
     func connectionPeerDidHangUp(_ connection: Connection) {
         // The client half-closed or left while its request ran. Like Go's request context, the
         // handler is told to stop (an upstream lookup is cancelled); what it still answers is
         // sent, for a half-closed client that waits for it.
-        if state.peerHungUp() { handlerTask?.cancel() }
+        if let task = state.value.peerHungUp() { task.cancel() }
     }
 
     func connectionDidDrainOutput(_ connection: Connection) {
-        switch state.outputDrained() {
+        switch state.value.machine.outputDrained() {
         case .none:
             return
         case .cancelTimerAndNotifyBodyWriter:
@@ -85,28 +76,26 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         case .notifyBodyWriter:
             break
         }
-        bodyWriter?.connectionDrainedOrClosed()
+        let writer = state.value.bodyWriter
+        writer?.connectionDrainedOrClosed()
     }
 
     /// Graceful shutdown: closes the connection if it is between requests, once the last
     /// response has gone out; a request in flight is answered (`Connection: close`) first.
     func connectionShouldQuiesce(_ connection: Connection) {
-        if state.closeIfIdle() { connection.closeAfterFlush() }
+        if state.value.machine.closeIfIdle() { connection.closeAfterFlush() }
     }
 
     private func processRequests(_ connection: Connection) {
-        while state.acceptsRequests && !connection.isClosed {
-            let event: HTTPRequestParser.Event?
-            do {
-                event = try parser.next()
-            } catch {
-                if state.parseFailed() {
-                    respondAndClose(connection, status: error.status, message: "\(error)", timer: .idle)
-                }
+        requests: while !connection.isClosed {
+            switch state.value.nextRequestEvent() {
+            case .stop:
                 return
-            }
-            guard let event else { break }
-            switch event {
+            case .needBytes:
+                break requests
+            case .failed(let error, let respond):
+                if respond { respondAndClose(connection, status: error.status, message: "\(error)", timer: .idle) }
+                return
             case .head(let request):
                 if request.expectsContinue {
                     connection.write(Self.continueResponse)
@@ -115,8 +104,8 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 dispatch(request, on: connection)
             }
         }
-        guard state.acceptsRequests, !connection.isClosed else { return }
-        switch state.awaitingRequest(partialRequest: parser.hasPartialRequest) {
+        guard !connection.isClosed, let action = state.value.awaitingRequest() else { return }
+        switch action {
         case .none: break
         case .armTimer(let timer): arm(timer, on: connection)
         case .closeAfterFlush(let timer): closeAfterFlush(connection, timer: timer)
@@ -124,7 +113,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     private func dispatch(_ request: HTTPRequest, on connection: Connection) {
-        guard state.requestReceived() else { return }
+        guard state.value.machine.requestReceived() else { return }
         var request = request
         request.peer = connection.remote
         connection.deadline = nil
@@ -148,18 +137,17 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
                 return
             }
             var out: [UInt8] = []
-            serializer.serialize(response, into: &out)
+            state.value.serializer.serialize(response, into: &out)
             connection.write(out)
             requestDone(keepAlive: true, on: connection)
         case .deferred(let handler, let request):
             connection.pauseReading()
             let loop = connection.loop
-            handlerTask = Task {
+            state.value.handlerTask = Task {
                 let response = await handler(request)
                 loop.execute { [self] in
-                    handlerTask = nil
                     duration.recordNanoseconds(Self.nanoseconds(since: started))
-                    if state.handlerReturned() { connection.resumeReading() }
+                    if state.value.handlerReturned() { connection.resumeReading() }
                     finish(request, with: response, on: connection)
                 }
             }
@@ -175,35 +163,33 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         let keepAlive = request.keepAlive && !server.isDraining
         var response = response
         if server.configuration.compression, case .bytes = response.body {
-            if compressor == nil { compressor = ResponseCompressor() }
-            response = compressor!.compress(response, for: request)
+            response = state.value.compress(response, for: request)
         }
         var context = HTTPResponseSerializer.Context(request: request)
         context.closeConnection = context.closeConnection || !keepAlive
         var out: [UInt8] = []
-        let framing = serializer.serialize(response, context: context, into: &out)
+        let framing = state.value.serializer.serialize(response, context: context, into: &out)
         connection.write(out)
         switch framing {
         case .complete:
             requestDone(keepAlive: !context.closeConnection, on: connection)
         case .chunked, .untilClose:
             guard case .stream(let produce) = response.body else { return }
-            state.streamingStarted()
             let writer = StreamedBodyWriter(connection: connection, chunked: framing == .chunked) { [self] in
-                bodyWriter = nil
+                state.value.bodyWriter = nil
                 requestDone(keepAlive: framing == .chunked && !context.closeConnection, on: connection)
             } onStall: { [self] in
                 // The producer waits for the client (or gave up): a client that stops reading
                 // is cut off after the idle timeout instead of holding the producer forever.
-                if let timer = state.bodyStalled() { arm(timer, on: connection) }
+                if let timer = state.value.machine.bodyStalled() { arm(timer, on: connection) }
             }
-            bodyWriter = writer
+            state.value.streamingStarted(writer)
             produce(writer)
         }
     }
 
     private func requestDone(keepAlive: Bool, on connection: Connection) {
-        switch state.responseComplete(keepAlive: keepAlive) {
+        switch state.value.machine.responseComplete(keepAlive: keepAlive) {
         case .none:
             break
         case .closeAfterFlush(let timer):
@@ -263,15 +249,15 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         case .pending(let decide):
             connection.pauseReading()
             let loop = connection.loop
-            handlerTask = Task {
+            state.value.handlerTask = Task {
                 let decision = await decide()
                 loop.execute { [self] in
-                    handlerTask = nil
                     guard !connection.isClosed else {
+                        state.value.handlerTask = nil
                         if case .accept(let onClose) = decision { onClose?() }
                         return
                     }
-                    if state.handlerReturned() { connection.resumeReading() }
+                    if state.value.handlerReturned() { connection.resumeReading() }
                     // Shutdown began while the application decided: no new session now.
                     if server.isDraining, case .accept(let onClose) = decision {
                         onClose?()
@@ -289,18 +275,18 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
         onClose: (@Sendable () -> Void)?, on connection: Connection
     ) {
         var out: [UInt8] = []
-        serializer.serialize(accepted.response, context: .init(request: request), into: &out)
+        state.value.serializer.serialize(accepted.response, context: .init(request: request), into: &out)
         connection.write(out)
         let deflate = accepted.deflate.flatMap {
             PerMessageDeflate(parameters: $0, configuration: route.handshake.deflate ?? PerMessageDeflateConfiguration())
         }
-        let leftover = parser.takeUnparsedBytes()
+        let leftover = state.value.parser.takeUnparsedBytes()
         let handler = WebSocketConnectionHandler(
             connection: connection, request: request, configuration: server.configuration.webSocket,
             deflate: deflate, events: server.events, onClose: onClose
         )
         connection.handler = handler
-        state.upgraded()
+        state.value.machine.upgraded()
         handler.start()
         route.onSession(handler.session)
         if !leftover.isEmpty {
@@ -313,7 +299,7 @@ final class HTTPConnectionHandler: ConnectionHandler, @unchecked Sendable {
     ) {
         let response = server.errorResponse(status, message)
         var out: [UInt8] = []
-        serializer.serialize(response, context: .init(closeConnection: true), into: &out)
+        state.value.serializer.serialize(response, context: .init(closeConnection: true), into: &out)
         connection.write(out)
         closeAfterFlush(connection, timer: timer)
     }

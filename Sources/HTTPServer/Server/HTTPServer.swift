@@ -105,7 +105,7 @@ public final class HTTPServer: Sendable {
             ) { connection in
                 context.events.connections.increment()
                 context.events.connectionsAccepted.increment()
-                let handler = HTTPConnectionHandler(server: context)
+                let handler = HTTPConnectionHandler(server: context, loop: connection.loop)
                 connection.handler = handler
                 handler.start(connection)
             } onClose: {

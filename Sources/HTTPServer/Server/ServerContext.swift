@@ -3,8 +3,7 @@ import Logging
 import Synchronization
 
 /// What every connection of one server shares: configuration, routes, the draining flag.
-final class ServerContext: @unchecked Sendable {
-    // Sendable: everything is immutable after `HTTPServer.start()` except `draining`, an atomic.
+final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let router: Router
     let webSocketRoutes: [String: WebSocketRoute]

@@ -1,29 +1,44 @@
 /// Writes a streamed response body onto its connection, from any thread: each chunk hops to
 /// the connection's loop, framed for `Transfer-Encoding: chunked` (or raw for HTTP/1.0).
 /// Producers waiting in `whenReady` are called back when the connection drains or closes.
-final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
-    // Sendable: `connection`, `onFinish`, `finished` and `waiting` are only used on the
-    // connection's loop (every call hops there first).
+final class StreamedBodyWriter: ResponseBodyWriter, Sendable {
     private let connection: Connection
     private let chunked: Bool
-    private let onFinish: () -> Void
-    private let onStall: () -> Void
-    private var finished = false
-    private var waiting: [@Sendable () -> Void] = []
+    /// The callbacks, whether the body ended, the producers waiting: only on the loop (every
+    /// call hops there first).
+    private let state: LoopBound<State>
+
+    private struct State {
+        let onFinish: () -> Void
+        let onStall: () -> Void
+        var finished = false
+        var waiting: [@Sendable () -> Void] = []
+
+        /// Ends the body: the callbacks, nil if it had ended.
+        mutating func end() -> (onFinish: () -> Void, onStall: () -> Void)? {
+            guard !finished else { return nil }
+            finished = true
+            return (onFinish, onStall)
+        }
+
+        mutating func takeWaiting() -> [@Sendable () -> Void] {
+            defer { waiting = [] }
+            return waiting
+        }
+    }
 
     /// `onFinish` runs when the body has ended; `onStall` whenever a producer starts waiting
-    /// for the client, or gives up (both on the loop).
+    /// for the client, or gives up (both on the loop). Created on the connection's loop.
     init(connection: Connection, chunked: Bool, onFinish: @escaping () -> Void, onStall: @escaping () -> Void) {
         self.connection = connection
         self.chunked = chunked
-        self.onFinish = onFinish
-        self.onStall = onStall
+        state = LoopBound(State(onFinish: onFinish, onStall: onStall), loop: connection.loop)
     }
 
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         connection.loop.execute { [self] in
-            guard !finished, !connection.isClosed else { return }
+            guard !state.value.finished, !connection.isClosed else { return }
             if chunked {
                 var out: [UInt8] = []
                 out.reserveCapacity(bytes.count + 16)
@@ -41,7 +56,8 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
                 // Queued, not inline: a producer that writes again from `body` must not recurse.
                 connection.loop.enqueue(body)
             } else {
-                waiting.append(body)
+                state.value.waiting.append(body)
+                let onStall = state.value.onStall
                 onStall()
             }
         }
@@ -49,8 +65,7 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
 
     func finish() {
         connection.loop.execute { [self] in
-            guard !finished else { return }
-            finished = true
+            guard let onFinish = state.value.end()?.onFinish else { return }
             if chunked && !connection.isClosed { connection.write(HTTPChunkedEncoding.lastChunk) }
             onFinish()
             releaseWaiting()
@@ -59,8 +74,7 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
 
     func abort() {
         connection.loop.execute { [self] in
-            guard !finished else { return }
-            finished = true
+            guard let onStall = state.value.end()?.onStall else { return }
             connection.closeAfterFlush()
             onStall()
             releaseWaiting()
@@ -73,12 +87,12 @@ final class StreamedBodyWriter: ResponseBodyWriter, @unchecked Sendable {
     }
 
     private var isReady: Bool {
-        finished || connection.isClosed || connection.pendingOutputCount < ResponseBodyWriterDefaults.readyThresholdBytes
+        state.value.finished || connection.isClosed
+            || connection.pendingOutputCount < ResponseBodyWriterDefaults.readyThresholdBytes
     }
 
     private func releaseWaiting() {
-        let callbacks = waiting
-        waiting = []
+        let callbacks = state.value.takeWaiting()
         callbacks.forEach { $0() }
     }
 }

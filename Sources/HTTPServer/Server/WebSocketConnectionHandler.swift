@@ -5,28 +5,19 @@ import Dispatch
 /// state is decided by two state machines, the protocol's (`WebSocketStateMachine`) and the
 /// inbound messages' (`WebSocketInboundStateMachine`); this type performs it.
 ///
-/// Confined to the connection's loop.
-final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
-    // Sendable: confined to the connection's loop (one thread); closures capturing it run there.
+/// Confined to the connection's loop (its state is a `LoopBound`, checked in debug builds).
+final class WebSocketConnectionHandler: ConnectionHandler, Sendable {
     /// The reader is reached through its reading (one reference to copy).
     typealias Inbound = WebSocketInboundStateMachine<WebSocketReading>
 
     let configuration: WebSocketConfiguration
     let session: WebSocketSession
     private let connection: Connection
-    private var reader: WebSocketReader
-    private let writer: WebSocketWriter
     private let events: ServerEvents
-    /// The protocol: open (with the keepalive), closing, closed.
-    private var state: WebSocketStateMachine
-    /// Received messages on their way to the application. Its reading keeps this handler alive
-    /// after the connection closes until the queue is read; it lets go when the reading ends
-    /// or is cancelled.
-    private var inbound: Inbound
-    private var outputObservers: [ObjectIdentifier: any WebSocketOutputObserver] = [:]
-    /// The application's close hook from the upgrade decision; run once.
-    private var onClose: (@Sendable () -> Void)?
+    /// Frames in and out, the protocol, the inbound queue, the observers: only on the loop.
+    private let state: LoopBound<State>
 
+    /// Created on the connection's loop.
     init(
         connection: Connection, request: HTTPRequest, configuration: WebSocketConfiguration,
         deflate: PerMessageDeflate?, events: ServerEvents, onClose: (@Sendable () -> Void)? = nil
@@ -34,37 +25,36 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         self.connection = connection
         self.configuration = configuration
         self.events = events
-        self.onClose = onClose
-        reader = WebSocketReader(maxMessageSize: configuration.maxMessageBytes, deflate: deflate)
-        writer = WebSocketWriter(deflate: deflate)
-        state = WebSocketStateMachine(timing: .init(configuration))
-        inbound = Inbound(limit: configuration.inboundQueueMessages)
+        state = LoopBound(
+            State(
+                reader: WebSocketReader(maxMessageSize: configuration.maxMessageBytes, deflate: deflate),
+                writer: WebSocketWriter(deflate: deflate),
+                machine: WebSocketStateMachine(timing: .init(configuration)),
+                inbound: Inbound(limit: configuration.inboundQueueMessages),
+                onClose: onClose
+            ),
+            loop: connection.loop
+        )
         session = WebSocketSession(request: request, loop: connection.loop, outboundWindow: configuration.outboundWindow)
         session.handler = self
     }
 
     func start() {
         events.webSocketSessions.increment()
-        set(state.initialTimer)
+        set(state.value.machine.initialTimer)
     }
 
     /// Whether unwritten output is below the high-water mark.
     var hasRoomForOutput: Bool { connection.pendingOutputCount < configuration.outboundHighWaterBytes }
 
     /// Payload bytes of the messages waiting for the application.
-    var queuedInboundBytes: Int { inbound.queuedBytes }
+    var queuedInboundBytes: Int { state.value.inbound.queuedBytes }
 
     // MARK: Reading
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        reader.append(bytes)
-        inbound.bytesArrived()
-        if let timer = state.bytesRead() { set(timer) }
+        if let timer = state.value.bytesRead(bytes) { set(timer) }
         pump()
-    }
-
-    private var input: Inbound.Input {
-        state.isOpen ? .open : state.isClosed ? .closed : .ended
     }
 
     /// Delivers what the subscriber asked for and decodes what the reader holds while the
@@ -73,10 +63,10 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     /// ended, and pauses reading while the queue is full.
     private func pump() {
         steps: while true {
-            switch inbound.nextStep(input: input, readsFrames: state.readsFrames) {
+            switch state.value.nextInboundStep() {
             case .deliver(let reading, let message):
                 let demand = reading.reader.read(message)
-                inbound.delivered(demand: demand)
+                state.value.inbound.delivered(demand: demand)
             case .decode:
                 decodeMessage()
             case .complete(let reading):
@@ -88,38 +78,25 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         }
         // The connection's own state says whether reading is paused; it ignores a resume once
         // it closes.
-        if inbound.isFull { connection.pauseReading() } else { connection.resumeReading() }
+        if state.value.inbound.isFull { connection.pauseReading() } else { connection.resumeReading() }
     }
 
     /// Takes one message or control frame from the reader.
     private func decodeMessage() {
-        let message: WebSocketMessage?
-        do {
-            message = try reader.nextMessage()
-        } catch {
-            perform(state.failed(error), reason: error.reason)
-            return
-        }
-        switch message {
-        case nil:
-            inbound.readerNeedsBytes()
-        case .text(let text):
-            events.messagesIn.increment()
-            inbound.received(.text(text), input: input)
-        case .binary(let bytes):
-            events.messagesIn.increment()
-            inbound.received(.binary(bytes), input: input)
-        case .ping(let payload):
-            if state.pingReceived() { writeFrame { writer.writePong(payload, into: &$0) } }
-        case .pong:
+        switch state.value.decodeMessage() {
+        case .none:
             break
-        case .close(let code, _):
-            perform(state.closeReceived(code: code), reason: "")
+        case .received:
+            events.messagesIn.increment()
+        case .pong(let payload):
+            writeFrame { $0.writePong(payload, into: &$1) }
+        case .close(let action, let reason):
+            perform(action, reason: reason)
         }
     }
 
     func attachInbound(_ reading: WebSocketReading) {
-        switch inbound.attach(reading) {
+        switch state.value.inbound.attach(reading) {
         case .reject:
             reading.release()
             reading.reader.readingStarted(reading)
@@ -131,59 +108,63 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func inboundRequested(_ demand: WebSocketDemand) {
-        inbound.requested(demand)
+        state.value.inbound.requested(demand)
         pump()
     }
 
     func inboundCancelled() {
-        inbound.cancelled()?.release()
+        let reading = state.value.inbound.cancelled()
+        reading?.release()
         pump()
     }
 
     // MARK: Writing
 
     func send(_ message: WebSocketSession.Message, enforceLimit: Bool) {
-        guard state.isOpen else { return }
+        guard state.value.machine.isOpen else { return }
         events.messagesOut.increment()
-        writeFrame { buffer in
-            switch message {
-            case .text(let text): writer.writeText(text, into: &buffer)
-            case .binary(let bytes): writer.writeBinary(bytes, into: &buffer)
-            }
+        var buffer: [UInt8] = []
+        switch message {
+        case .text(let text): state.value.writer.writeText(text, into: &buffer)
+        case .binary(let bytes): state.value.writer.writeBinary(bytes, into: &buffer)
         }
+        connection.write(buffer)
         if enforceLimit && connection.pendingOutputCount > configuration.outboundLimitBytes {
             let error = WebSocketError.policyViolation("client does not read its messages")
-            perform(state.failed(error), reason: error.reason)
+            perform(state.value.machine.failed(error), reason: error.reason)
         }
     }
 
-    private func writeFrame(_ build: (inout [UInt8]) -> Void) {
+    /// Builds a frame with the writer (nothing else may be touched meanwhile), then writes it
+    /// once that access has ended: a failed write closes the connection, which comes back here.
+    private func writeFrame(_ build: (WebSocketWriter, inout [UInt8]) -> Void) {
         var buffer: [UInt8] = []
-        build(&buffer)
+        build(state.value.writer, &buffer)
         connection.write(buffer)
     }
 
     func register(_ observer: any WebSocketOutputObserver) {
-        outputObservers[ObjectIdentifier(observer)] = observer
+        state.value.outputObservers[ObjectIdentifier(observer)] = observer
     }
 
     func unregister(_ observer: any WebSocketOutputObserver) {
-        outputObservers[ObjectIdentifier(observer)] = nil
+        state.value.outputObservers[ObjectIdentifier(observer)] = nil
     }
 
     func connectionDidDrainOutput(_ connection: Connection) {
-        for observer in outputObservers.values { observer.outputDrained() }
+        let observers = state.value.outputObservers.values
+        for observer in observers { observer.outputDrained() }
     }
 
     // MARK: Closing and timing
 
     /// Starts the closing handshake from the server side.
     func close(code: WebSocketCloseCode, reason: String) {
-        switch state.closeRequested(code: code) {
+        switch state.value.machine.closeRequested(code: code) {
         case .none:
             return
         case .sendClose(let code, let timer):
-            writeFrame { writer.writeClose(code: code, reason: reason, into: &$0) }
+            writeFrame { $0.writeClose(code: code, reason: reason, into: &$1) }
             set(timer)
             pump()
         }
@@ -194,7 +175,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
         case .none:
             return
         case .sendCloseThenCloseAfterFlush(let code):
-            writeFrame { writer.writeClose(code: code, reason: reason, into: &$0) }
+            writeFrame { $0.writeClose(code: code, reason: reason, into: &$1) }
             connection.closeAfterFlush()
         case .closeAfterFlush:
             connection.closeAfterFlush()
@@ -210,11 +191,11 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDeadlinePassed(_ connection: Connection) {
-        switch state.timerFired(readingPaused: inbound.isFull) {
+        switch state.value.timerFired() {
         case .rearm(let timer):
             set(timer)
         case .sendPing(let timer):
-            writeFrame { writer.writePing(into: &$0) }
+            writeFrame { $0.writePing(into: &$1) }
             set(timer)
         case .closeConnection:
             connection.close()
@@ -229,14 +210,11 @@ final class WebSocketConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidClose(_ connection: Connection) {
-        state.connectionClosed()
+        state.value.machine.connectionClosed()
         pump()
-        let observers = outputObservers.values
-        outputObservers = [:]
+        let (observers, closed) = state.value.takeObserversAndCloseHook()
         for observer in observers { observer.sessionClosed() }
         events.webSocketSessions.decrement()
-        let closed = onClose
-        onClose = nil
         closed?()
     }
 }

@@ -15,30 +15,43 @@ public protocol WebSocketMessageReader: AnyObject {
 /// A reader's hold on a session's messages: ask for more, or stop. Usable from any thread;
 /// every call hops to the connection's loop. It keeps the connection's handler alive until the
 /// messages received before the connection closed have been read.
-public final class WebSocketReading: @unchecked Sendable {
-    // Sendable: `loop` is immutable; `handler` and `reader` are only used on the loop.
+public final class WebSocketReading: Sendable {
     private let loop: EventLoop
-    private var handler: WebSocketConnectionHandler?
-    let reader: any WebSocketMessageReader
+    /// The handler (until the reading ends) and the reader: only on the loop.
+    private let state: LoopBound<State>
 
+    private struct State {
+        var handler: WebSocketConnectionHandler?
+        let reader: any WebSocketMessageReader
+    }
+
+    /// Created on `loop`.
     init(loop: EventLoop, handler: WebSocketConnectionHandler?, reader: any WebSocketMessageReader) {
         self.loop = loop
-        self.handler = handler
-        self.reader = reader
+        state = LoopBound(State(handler: handler, reader: reader), loop: loop)
     }
+
+    /// The application's reader (on the loop).
+    var reader: any WebSocketMessageReader { state.value.reader }
 
     /// Asks for `demand` more messages.
     public func request(_ demand: WebSocketDemand) {
-        loop.execute { [self] in handler?.inboundRequested(demand) }
+        loop.execute { [self] in
+            let handler = state.value.handler  // the call may end the reading: not inside the access
+            handler?.inboundRequested(demand)
+        }
     }
 
     /// Stops reading: messages are dropped from now on; the connection stays open.
     public func cancel() {
-        loop.execute { [self] in handler?.inboundCancelled() }
+        loop.execute { [self] in
+            let handler = state.value.handler
+            handler?.inboundCancelled()
+        }
     }
 
     /// The reading ended: let go of the handler (on the loop).
-    func release() { handler = nil }
+    func release() { state.value.handler = nil }
 }
 
 /// Told, on the loop, when a session's unwritten output drains below the high-water mark and

@@ -8,8 +8,7 @@
 /// `outboundHighWaterBytes`, so a slow client never makes the server buffer without bound.
 /// (`WebSocketPublishers` builds StreamCore's `messages` publisher and `outbound` subscriber on
 /// this.)
-public final class WebSocketSession: @unchecked Sendable {
-    // Sendable: `request` and `loop` are immutable; `handler` is only dereferenced on `loop`.
+public final class WebSocketSession: Sendable {
 
     /// An application message.
     public enum Message: Sendable, Equatable {
@@ -24,20 +23,34 @@ public final class WebSocketSession: @unchecked Sendable {
     /// How many messages a writer that follows back pressure asks for at first, before the
     /// socket has taken any (`WebSocketConfiguration.outboundWindow`).
     public let outboundWindow: Int
-    weak var handler: WebSocketConnectionHandler?
+    /// The connection's handler while it lives: only on the loop.
+    private let connectionHandler: LoopBound<WeakHandler>
 
-    /// `handler` is set by the handler that creates the session.
+    private struct WeakHandler {
+        weak var handler: WebSocketConnectionHandler?
+    }
+
+    /// Created on `loop`; `handler` is set by the handler that creates the session.
     init(request: HTTPRequest, loop: EventLoop, outboundWindow: Int) {
         self.request = request
         self.loop = loop
         self.outboundWindow = outboundWindow
+        connectionHandler = LoopBound(WeakHandler(), loop: loop)
+    }
+
+    /// The connection's handler, nil once it is gone (on the loop).
+    var handler: WebSocketConnectionHandler? {
+        get { connectionHandler.value.handler }
+        set { connectionHandler.value.handler = newValue }
     }
 
     /// Hands the client's messages to `reader`, the session's one reader: its calls come on the
     /// loop, starting with `readingStarted`. A second reader, or one that comes after the
     /// session ended, is started and ended at once.
     public func read(with reader: any WebSocketMessageReader) {
-        // The reader is only used on the loop, where this closure runs.
+        // The reader is only used on the loop, where this closure runs (the protocol's calls come
+        // there); the caller hands it over. Not `sending`: a Combine subscriber wrapped in it is
+        // not provably disconnected.
         nonisolated(unsafe) let reader = reader
         loop.execute { [self] in
             guard let handler else {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import StreamCore
 import Synchronization
 
@@ -163,7 +164,7 @@ public final class RedisClient: Sendable {
         let deadline = ContinuousClock.now + configuration.timeout
         slot.queue.async { [self] in
             guard ContinuousClock.now < deadline else { return completion(noted(.failure(.timeout))) }
-            completion(noted(slot.connection.run(arguments)))
+            completion(noted(slot.run(arguments)))
         }
     }
 
@@ -213,18 +214,24 @@ public final class RedisClient: Sendable {
     public func runAndWait(_ arguments: [String]) -> Result<RedisReply, RedisError> {
         let slot = slots[nextSlot()]
         onCommand()
-        return noted(slot.queue.sync { slot.connection.run(arguments.map { Array($0.utf8) }) })
+        return noted(slot.queue.sync { slot.run(arguments.map { Array($0.utf8) }) })
     }
 
-    /// One connection and the queue that owns it.
-    private final class Slot: @unchecked Sendable {
-        // Sendable: `connection` is only used on `queue`.
+    /// One connection and the queue that runs its commands, one at a time.
+    private final class Slot: Sendable {
         let queue: DispatchQueue
-        let connection: RedisConnection
+        /// The hiredis context, inside its lock: only `queue` takes it (so it never waits), and
+        /// the lock is what makes that checked.
+        private let connection: Locked<RedisConnection>
 
-        init(queue: DispatchQueue, connection: RedisConnection) {
+        init(queue: DispatchQueue, connection: sending RedisConnection) {
             self.queue = queue
-            self.connection = connection
+            self.connection = Locked(connection)
+        }
+
+        /// Runs one command and waits for its reply (on `queue`).
+        func run(_ arguments: [[UInt8]]) -> Result<RedisReply, RedisError> {
+            connection.withLock { $0.run(arguments) }
         }
     }
 }

@@ -1,0 +1,56 @@
+/// A value bound to one `EventLoop`: read and written only on that loop's thread, which
+/// serialises every access the way a lock would. Debug and test builds check this on every
+/// access (`assert`: a trap off the loop); release builds compile the check out, so the hot
+/// paths pay for no thread lookup. The model is SwiftNIO's `NIOLoopBoundBox`.
+///
+/// A class holding its loop-only state in a `LoopBound` (`let state: LoopBound<State>`) is
+/// plainly `Sendable`: it can be captured by the closures it hands its loop, and nothing
+/// reaches its state elsewhere without the check seeing it.
+///
+/// Keep accesses coarse (the storage is a class's, so each one costs a dynamic exclusivity
+/// check) and never call out — to a delegate, a subscriber, a closure, anything that may come
+/// back to the same value — while a mutating access is open: copy out what the call needs, let
+/// the access end, then call. An overlapping access traps.
+public final class LoopBound<Value>: @unchecked Sendable {
+    // Sendable: `storage` is only read or written on `loop`'s thread (asserted on every access
+    // in debug and test builds; `LoopBoundTests`), or before any other thread has seen it (the
+    // `sending` initialiser). One thread at a time, so no lock is needed.
+
+    /// The loop the value is bound to.
+    public let loop: EventLoop
+    @usableFromInline var storage: Value
+
+    /// Binds `value` to `loop`; call on the loop.
+    public init(_ value: Value, loop: EventLoop) {
+        assert(loop.inLoop, "LoopBound created off its loop: use init(sending:loop:)")
+        self.loop = loop
+        storage = value
+    }
+
+    /// Binds `value` to `loop` from any thread: the value is handed over whole (nothing else
+    /// keeps a reference into it), and the loop sees it only after this returns, as when a
+    /// connection is created on the accepting thread before its loop takes it.
+    public init(sending value: sending Value, loop: EventLoop) {
+        self.loop = loop
+        storage = value
+    }
+
+    /// The value. Only on `loop` (checked in debug and test builds). Reads borrow it in place
+    /// (`bound.value.field` copies the field, not the whole value).
+    @inlinable
+    public var value: Value {
+        _read {
+            assert(isAccessible, "LoopBound read off its loop")
+            yield storage
+        }
+        _modify {
+            assert(isAccessible, "LoopBound written off its loop")
+            yield &storage
+        }
+    }
+
+    /// Whether the calling thread may access `value`: it runs on `loop`. What the debug check
+    /// asserts, exposed so tests can check it without trapping.
+    @inlinable
+    public var isAccessible: Bool { loop.inLoop }
+}
