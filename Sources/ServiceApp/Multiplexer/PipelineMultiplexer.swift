@@ -1,43 +1,69 @@
 import HTTPServer
-import WebSocketPublishers
-import Locking
 import PipelineWire
-@_spi(ServerSupport) import StreamCore
+import StreamCore
+import WebSocketPublishers
 
-/// One `/ws/pipelines` connection: carries out what its `MuxStateMachine` decides. The machine
-/// is fed under a lock from whichever thread has something for it (a client frame, an
-/// instance's event, fair use's answer); the actions it returns are queued in its order under
-/// that lock and carried out outside it by an `OrderedHandoff`, one thread at a time. That
-/// thread owns the running instances and the sessions fair use granted; an action that feeds
-/// the machine again (an instance's `hello` as it starts) queues behind the current one.
+/// One `/ws/pipelines` connection: carries out what its `MuxStateMachine` decides, on the
+/// connection's event loop, which owns the machine, the running instances (whose pipelines time
+/// on the same loop), the sessions fair use granted and the inbound subscription — all in one
+/// `LoopBound`. What comes from elsewhere (an instance's event answered upstream, fair use's
+/// answer across replicas) hops to the loop first. Inputs that arrive while actions are being
+/// carried out (an instance's `hello` as it starts) wait, in order, until those actions are done.
 ///
 /// Client frames are read one at a time: the next is requested when the machine says
 /// `readNext` (at once, or when fair use has answered for a subscription). Frames go out through
 /// `WebSocketSession.send`, so the connection's `webSocket.outboundLimitBytes` still closes a
 /// client that never reads.
-final class PipelineMultiplexer: @unchecked Sendable {
-    // Sendable: `machine` is guarded by `lock`; `instances`, `grants` and `inbound` are touched
-    // only by work delivered by `performer` (one thread at a time, in the order queued).
+final class PipelineMultiplexer: Sendable {
     private typealias Serial = MuxStateMachine.Serial
 
-    private let lock = Lock()
-    private let performer = OrderedHandoff<@Sendable () -> Void> { $0() }
+    /// Something for the loop to do, in its turn.
+    private enum Job {
+        /// Feed the machine, then carry out its actions.
+        case input(MuxStateMachine.Input)
+        /// Work in its place among the actions (for the state only actions touch).
+        case work(@Sendable () -> Void)
+        /// The session's messages began: read the first frame.
+        case attach(any Subscription)
+        /// The session's messages ended.
+        case detach
+    }
+
+    /// What the connection's loop owns.
+    private struct State {
+        var machine: MuxStateMachine
+        var instances: [Serial: PipelineInstance] = [:]
+        /// What gives back each session fair use granted, by the subscription it was granted for.
+        var grants: [Serial: @Sendable () -> Void] = [:]
+        var inbound: (any Subscription)?
+        /// Jobs that came while others were carried out, oldest first.
+        var waiting: [Job] = []
+        /// Whether jobs are being carried out (a job that comes meanwhile waits).
+        var busy = false
+
+        /// The oldest waiting job, if any.
+        mutating func nextJob() -> Job? { waiting.isEmpty ? nil : waiting.removeFirst() }
+
+        /// Feeds the machine; returns its actions and how its gauges changed.
+        mutating func handle(_ input: MuxStateMachine.Input) -> (actions: [MuxStateMachine.Action], running: Int, held: Int) {
+            let (running, held) = (machine.running, machine.held)
+            let actions = machine.handle(input)
+            return (actions, machine.running - running, machine.held - held)
+        }
+    }
+
     private let session: WebSocketSession
     private let context: PipelineDescriptor.Context
     private let quota: ClientQuota
     private let metrics: MuxMetrics
-    private var machine: MuxStateMachine
-    private var instances: [Serial: PipelineInstance] = [:]
-    /// What gives back each session fair use granted, by the subscription it was granted for.
-    private var grants: [Serial: @Sendable () -> Void] = [:]
-    private var inbound: (any Subscription)?
+    private let state: LoopBound<State>
 
     private init(session: WebSocketSession, context: PipelineDescriptor.Context, settings: MuxStateMachine.Settings, metrics: MuxMetrics) {
         self.session = session
         self.context = context
         quota = context.fairUse.quota(for: session.request)
         self.metrics = metrics
-        machine = MuxStateMachine(settings: settings)
+        state = LoopBound(sending: State(machine: MuxStateMachine(settings: settings)), loop: session.loop)
     }
 
     /// Serves `session` until it closes; closing it cancels every subscription.
@@ -50,27 +76,41 @@ final class PipelineMultiplexer: @unchecked Sendable {
 
     // MARK: The machine
 
-    /// Feeds the machine, then carries out its actions (or leaves them to the thread already
-    /// carrying out earlier ones).
+    /// Feeds the machine from any thread (on the loop, in its turn).
     private func handle(_ input: MuxStateMachine.Input) {
-        lock.withLock {
-            let (running, held) = (machine.running, machine.held)
-            let actions = machine.handle(input)
-            let changes = (running: machine.running - running, held: machine.held - held)
-            performer.enqueue { [self] in
-                record(running: changes.running, held: changes.held)
+        session.loop.execute { [self] in run(.input(input)) }
+    }
+
+    /// Runs `work` on the loop in its place among the actions.
+    private func inOrder(_ work: @escaping @Sendable () -> Void) {
+        session.loop.execute { [self] in run(.work(work)) }
+    }
+
+    /// On the loop: carries `job` out, then every job that came meanwhile — or, when jobs are
+    /// already being carried out further up the stack, leaves it to that loop.
+    private func run(_ job: Job) {
+        state.value.waiting.append(job)
+        guard !state.value.busy else { return }
+        state.value.busy = true
+        while let next = state.value.nextJob() {
+            switch next {
+            case .input(let input):
+                let (actions, running, held) = state.value.handle(input)
+                record(running: running, held: held)
                 for action in actions { perform(action) }
+            case .work(let work):
+                work()
+            case .attach(let subscription):
+                state.value.inbound = subscription
+                subscription.request(.max(1))
+            case .detach:
+                state.value.inbound = nil
             }
         }
-        performer.deliverQueued()
+        state.value.busy = false
     }
 
-    /// Runs `work` in its place among the actions (for the state only actions touch).
-    private func inOrder(_ work: @escaping @Sendable () -> Void) {
-        performer.enqueue(work)
-        performer.deliverQueued()
-    }
-
+    /// Carries one action out (on the loop, no access to the state open while it calls out).
     private func perform(_ action: MuxStateMachine.Action) {
         switch action {
         case .send(let frame):
@@ -80,23 +120,29 @@ final class PipelineMultiplexer: @unchecked Sendable {
             let output = PipelineInstance.Output(
                 event: forward { .event(serial, $0) }, trace: trace ? forward { .trace(serial, $0) } : nil
             )
+            let instance: PipelineInstance
             switch pipeline {
             case .catalog(let name):
                 guard let descriptor = PipelineDescriptor.named(name) else { return }
-                instances[serial] = descriptor.start(context, quota, output)
+                instance = descriptor.start(context, quota, output)
             case .composed(let definition):
-                instances[serial] = ComposedInstance.start(definition: definition, context: context, quota: quota, output: output)
+                instance = ComposedInstance.start(definition: definition, context: context, quota: quota, output: output)
             }
+            state.value.instances[serial] = instance
             metrics.started.increment()
         case .deliver(let serial, let message):
-            instances[serial]?.receive(message)
+            let instance = state.value.instances[serial]
+            instance?.receive(message)
         case .tearDown(let serial):
-            instances.removeValue(forKey: serial)?.cancel()
+            let instance = state.value.instances.removeValue(forKey: serial)
+            instance?.cancel()
         case .openSession(let serial):
             admit(serial, context.fairUse.admitSession(session.request))
         case .closeSession(let serial):
-            grants.removeValue(forKey: serial)?()
+            let giveBack = state.value.grants.removeValue(forKey: serial)
+            giveBack?()
         case .readNext:
+            let inbound = state.value.inbound
             inbound?.request(.max(1))
         }
     }
@@ -111,7 +157,7 @@ final class PipelineMultiplexer: @unchecked Sendable {
     private func admit(_ serial: Serial, _ decision: UpgradeDecision) {
         switch decision {
         case .accept(let onClose):
-            if let onClose { inOrder { [self] in grants[serial] = onClose } }
+            if let onClose { inOrder { [self] in state.value.grants[serial] = onClose } }
             handle(.admitted(serial, granted: true))
         case .refuse:
             handle(.admitted(serial, granted: false))
@@ -129,9 +175,9 @@ final class PipelineMultiplexer: @unchecked Sendable {
 
     // MARK: The socket
 
-    /// The subscriber of the session's messages: one frame at a time, into the machine.
-    private final class Reader: Subscriber, @unchecked Sendable {
-        // Sendable: the multiplexer is thread-safe (its lock and its ordered performer).
+    /// The subscriber of the session's messages: one frame at a time, into the machine. Its
+    /// calls come on the session's loop.
+    private final class Reader: Subscriber {
         typealias Input = WebSocketSession.Message
         typealias Failure = Never
 
@@ -140,21 +186,17 @@ final class PipelineMultiplexer: @unchecked Sendable {
         init(_ mux: PipelineMultiplexer) { self.mux = mux }
 
         func receive(subscription: any Subscription) {
-            nonisolated(unsafe) let subscription = subscription
-            mux.inOrder { [mux] in
-                mux.inbound = subscription
-                subscription.request(.max(1))
-            }
+            mux.run(.attach(subscription))
         }
 
         func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
-            mux.handle(Self.read(input))
+            mux.run(.input(Self.read(input)))
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Never>) {
-            mux.inOrder { [mux] in mux.inbound = nil }
-            mux.handle(.closed)
+            mux.run(.detach)
+            mux.run(.input(.closed))
         }
 
         /// A client frame as the machine takes it: read in one pass by the wire codec.
