@@ -65,13 +65,13 @@ final class WebSocketConnectionHandler: ConnectionHandler, Sendable {
         steps: while true {
             switch state.value.nextInboundStep() {
             case .deliver(let reading, let message):
-                let demand = reading.reader.read(message)
+                let demand = reading.reader?.read(message) ?? .none
                 state.value.inbound.delivered(demand: demand)
             case .decode:
                 decodeMessage()
             case .complete(let reading):
-                reading?.release()
-                reading?.reader.readingEnded()
+                let reader = reading?.end()
+                reader?.readingEnded()
             case .idle:
                 break steps
             }
@@ -98,11 +98,11 @@ final class WebSocketConnectionHandler: ConnectionHandler, Sendable {
     func attachInbound(_ reading: WebSocketReading) {
         switch state.value.inbound.attach(reading) {
         case .reject:
-            reading.release()
-            reading.reader.readingStarted(reading)
-            reading.reader.readingEnded()
+            let reader = reading.end()
+            reader?.readingStarted(reading)
+            reader?.readingEnded()
         case .subscribe:
-            reading.reader.readingStarted(reading)
+            reading.reader?.readingStarted(reading)
             pump()
         }
     }
@@ -114,7 +114,7 @@ final class WebSocketConnectionHandler: ConnectionHandler, Sendable {
 
     func inboundCancelled() {
         let reading = state.value.inbound.cancelled()
-        reading?.release()
+        reading?.end()
         pump()
     }
 

@@ -17,12 +17,14 @@ public protocol WebSocketMessageReader: AnyObject {
 /// messages received before the connection closed have been read.
 public final class WebSocketReading: Sendable {
     private let loop: EventLoop
-    /// The handler (until the reading ends) and the reader: only on the loop.
+    /// The handler and the reader, until the reading ends: only on the loop.
     private let state: LoopBound<State>
 
     private struct State {
         var handler: WebSocketConnectionHandler?
-        let reader: any WebSocketMessageReader
+        /// Let go of when the reading ends or is cancelled: a reader usually holds its reading
+        /// (to ask for more), and the two would otherwise keep each other alive.
+        var reader: (any WebSocketMessageReader)?
     }
 
     /// Created on `loop`.
@@ -31,8 +33,8 @@ public final class WebSocketReading: Sendable {
         state = LoopBound(State(handler: handler, reader: reader), loop: loop)
     }
 
-    /// The application's reader (on the loop).
-    var reader: any WebSocketMessageReader { state.value.reader }
+    /// The application's reader, until the reading ends (on the loop).
+    var reader: (any WebSocketMessageReader)? { state.value.reader }
 
     /// Asks for `demand` more messages.
     public func request(_ demand: WebSocketDemand) {
@@ -50,8 +52,15 @@ public final class WebSocketReading: Sendable {
         }
     }
 
-    /// The reading ended: let go of the handler (on the loop).
-    func release() { state.value.handler = nil }
+    /// The reading ended or was cancelled: let go of the handler and the reader (on the loop).
+    /// Returns the reader, for its last call.
+    @discardableResult
+    func end() -> (any WebSocketMessageReader)? {
+        state.value.handler = nil
+        let reader = state.value.reader
+        state.value.reader = nil
+        return reader
+    }
 }
 
 /// Told, on the loop, when a session's unwritten output drains below the high-water mark and

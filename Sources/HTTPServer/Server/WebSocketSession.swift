@@ -55,6 +55,7 @@ public final class WebSocketSession: Sendable {
         loop.execute { [self] in
             guard let handler else {
                 let reading = WebSocketReading(loop: loop, handler: nil, reader: reader)
+                reading.end()
                 reader.readingStarted(reading)
                 reader.readingEnded()
                 return

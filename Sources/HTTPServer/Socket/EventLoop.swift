@@ -31,6 +31,9 @@ public final class EventLoop: @unchecked Sendable {
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
     private var spareTasks: [@Sendable () -> Void] = []
     private var timers = LoopTimerQueue()
+    /// The thread has ended: timers are dropped, not queued (nothing would run them, and what
+    /// their actions hold — often this loop — would be kept alive).
+    private var timersEnded = false
     /// The deadline the epoll's timer is armed for, if it has not expired yet.
     private var armedDeadline: UInt64?
     /// The loop queued a task itself, or asked to stop, since its turn last took the tasks: it
@@ -85,6 +88,7 @@ public final class EventLoop: @unchecked Sendable {
     public func schedule(at deadline: DispatchTime, _ body: @escaping @Sendable () -> Void) -> LoopTimer {
         let timer = LoopTimer()
         execute { [self] in
+            guard !timersEnded else { return }
             timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
             armTimer(now: DispatchTime.now().uptimeNanoseconds)
         }
@@ -223,6 +227,9 @@ public final class EventLoop: @unchecked Sendable {
                 nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
             }
         }
+        // Timers still queued never run: drop them and what their actions hold.
+        timersEnded = true
+        timers = LoopTimerQueue()
         let (remaining, waiters) = state.withLock { $0.threadExited() }
         remaining.forEach { $0() }
         drainStopped()
