@@ -76,4 +76,28 @@ final class WebSocketReaderTests: ServerTestCase {
         XCTAssertEqual(try client.readText(), "ONE", "the first reader reads")
         XCTAssertTrue(waitUntil { second.value == ["started", "ended"] }, "\(second.value)")
     }
+
+    /// A reader holds its reading (to ask for more); once the reading ends, the session lets go
+    /// of the reader, so the two do not keep each other alive.
+    func testAnEndedReadingLetsGoOfItsReader() throws {
+        final class Weak: @unchecked Sendable {
+            // Sendable: written once on the loop before the test reads it through `waitUntil`.
+            weak var reader: UppercasingReader?
+        }
+        let weak = Weak()
+        let (_, port) = try startServer(testConfiguration(), router: Self.standardRouter()) { server in
+            server.webSocket("/ws/weak") { session in
+                let reader = UppercasingReader(session: session)
+                weak.reader = reader
+                session.read(with: reader)
+            }
+        }
+        let client = try TestWebSocketClient(port: port, path: "/ws/weak")
+        try client.send(text: "hi")
+        XCTAssertEqual(try client.readText(), "HI")
+        XCTAssertNotNil(weak.reader, "held while the session reads")
+        try client.sendClose(code: .normalClosure)
+        _ = try client.readClose()
+        XCTAssertTrue(waitUntil { weak.reader == nil }, "the ended reading still holds its reader")
+    }
 }
