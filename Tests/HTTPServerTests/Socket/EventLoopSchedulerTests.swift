@@ -100,4 +100,28 @@ final class EventLoopSchedulerTests: EventLoopTestCase {
         XCTAssertEqual(log.entries, ["1 on loop: true", "3 on loop: true"])
         cancellable.cancel()
     }
+
+    /// A stopped loop runs no timers, so it keeps none: what a pending or later timer's action
+    /// holds is let go of (it would otherwise keep, through a session, the loop itself alive).
+    func testAStoppedLoopLetsGoOfItsTimers() throws {
+        final class Token: Sendable {}
+        let loop = try makeLoop()
+        weak var pending: Token?
+        weak var late: Token?
+        do {
+            let token = Token()
+            pending = token
+            loop.schedule(at: .now() + .seconds(60)) { _ = token }
+        }
+        loop.sync {}
+        XCTAssertNotNil(pending, "queued while the loop runs")
+        loop.stop()
+        XCTAssertNil(pending, "dropped when the loop's thread ended")
+        do {
+            let token = Token()
+            late = token
+            loop.schedule(at: .now() + .seconds(60)) { _ = token }
+        }
+        XCTAssertNil(late, "not queued after the end")
+    }
 }
