@@ -12,19 +12,12 @@ import XCTest
 /// Random definitions, some within the limits and some not: every accepted one builds, runs on
 /// virtual time and writes well-formed events (its `hello` first, its activity balanced); every
 /// refused one names a stage it has, or none.
-final class ComposedDefinitionPropertyTests: XCTestCase {
-    private var fake: FakeGithub!
+final class ComposedDefinitionPropertyTests: EndToEndTestCase {
     private var client: GithubClient!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        fake = FakeGithub()
-        client = GithubClient(configuration: .init(baseURL: try fake.start()))
-    }
-
-    override func tearDown() {
-        fake.stop()
-        super.tearDown()
+        client = GithubClient(configuration: .init(baseURL: fakeURL))
     }
 
     func testEveryAcceptedDefinitionRunsAndEveryRefusedOneNamesItsStage() throws {

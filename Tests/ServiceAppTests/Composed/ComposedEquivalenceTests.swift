@@ -14,20 +14,7 @@ import XCTest
 /// the same virtual times. Each side runs on its own virtual clock and its own GitHub client (so
 /// neither answers from the other's cache), against one fake GitHub; both are fed the same
 /// keystrokes at the same virtual times.
-final class ComposedEquivalenceTests: XCTestCase {
-    private var fake: FakeGithub!
-    private var baseURL: URL!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        fake = FakeGithub()
-        baseURL = try fake.start()
-    }
-
-    override func tearDown() {
-        fake.stop()
-        super.tearDown()
-    }
+final class ComposedEquivalenceTests: EndToEndTestCase {
 
     /// One side: its virtual clock and the frames written, each stamped with its virtual time.
     private final class Side: Sendable {
@@ -85,7 +72,7 @@ final class ComposedEquivalenceTests: XCTestCase {
     ]
 
     func testTheGithubUserPresetSendsWhatWsSends() throws {
-        let catalog = Side(baseURL: baseURL), composed = Side(baseURL: baseURL)
+        let catalog = Side(baseURL: fakeURL), composed = Side(baseURL: fakeURL)
         let ws = GithubUserInstance.start(
             client: catalog.client, throttle: .milliseconds(500), minLength: 3,
             scheduler: catalog.scheduler.eraseToAnyScheduler(), quota: nil, output: catalog.output
@@ -108,7 +95,7 @@ final class ComposedEquivalenceTests: XCTestCase {
     }
 
     func testTheSearchPresetSendsWhatWsSearchSendsWithoutRefresh() throws {
-        let catalog = Side(baseURL: baseURL), composed = Side(baseURL: baseURL)
+        let catalog = Side(baseURL: fakeURL), composed = Side(baseURL: fakeURL)
         let settings = SearchPipeline.Settings()
         let search = SearchInstance.start(
             client: catalog.client, settings: settings, scheduler: catalog.scheduler.eraseToAnyScheduler(), quota: nil,

@@ -11,21 +11,14 @@ import XCTest
 
 /// A composed pipeline on virtual time: what each operator does to the typed values, and that
 /// nothing a definition within the limits asks for costs more than the limits allow.
-final class ComposedPipelineTests: XCTestCase {
-    private var fake: FakeGithub!
+final class ComposedPipelineTests: EndToEndTestCase {
     private var client: GithubClient!
-    private let scheduler = DispatchQueue.test
     private let events = Box<[String]>([])
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        fake = FakeGithub()
-        client = GithubClient(configuration: .init(baseURL: try fake.start()))
-    }
-
-    override func tearDown() {
-        fake.stop()
-        super.tearDown()
+        client = GithubClient(configuration: .init(baseURL: fakeURL))
+        scheduler = DispatchQueue.test
     }
 
     private func start(_ stages: [ComposedStage], limits: ComposerLimits = ComposerLimits()) throws -> PipelineInstance {
