@@ -33,18 +33,17 @@ enum FlowValue: Equatable, Sendable {
         }
     }
 
-    /// The value as JSON: a lookup result is written as its endpoint's event object (`result`
-    /// or `search`); an integral number without a fraction.
+    /// The value as JSON: strings, numbers and booleans as a definition's constants are written
+    /// (`ComposedValue.json`: a whole number without a fraction); a lookup result as its
+    /// endpoint's event object (`result` or `search`).
     var json: String {
         switch self {
-        case .string(let text): return JSONWriter.quoted(text)
-        case .number(let number):
-            if number.rounded() == number, abs(number) < 9_007_199_254_740_992 { return String(Int64(number)) }
-            return number.isFinite ? "\(number)" : "null"
-        case .boolean(let flag): return flag ? "true" : "false"
-        case .array(let elements): return "[" + elements.map(\.json).joined(separator: ",") + "]"
-        case .user(let result): return GithubUserEvent.result(result).json
-        case .search(let result): return SearchEvent.search(result).json
+        case .string(let text): ComposedValue.string(text).json
+        case .number(let number): number.isFinite ? ComposedValue.number(number).json : "null"
+        case .boolean(let flag): ComposedValue.boolean(flag).json
+        case .array(let elements): "[" + elements.map(\.json).joined(separator: ",") + "]"
+        case .user(let result): GithubUserEvent.result(result).json
+        case .search(let result): SearchEvent.search(result).json
         }
     }
 }
