@@ -5,31 +5,35 @@ import Locking
 /// One curl multi handle and the thread that drives it.
 ///
 /// The thread loops on `curl_multi_poll`, adding and removing easy handles handed over through
-/// `lock`, running transfers and reporting finished ones. `curl_multi_wakeup` interrupts the poll
-/// when work arrives, so a cancel takes effect at once: the easy handle leaves the multi handle,
-/// and curl closes a connection it was in the middle of reading instead of pooling it.
-final class CurlMulti: @unchecked Sendable {
-    // Sendable: `multi` is only used on the driver thread, except `curl_multi_wakeup`, which
-    // libcurl documents as callable from any thread; the hand-over lists and `stopping` are
-    // guarded by `lock`. `curl_multi_wakeup` is called under `lock` and only while `stopping` is
-    // false, so never after the driver thread has cleaned the handle up.
+/// `handover`, running transfers and reporting finished ones. `curl_multi_wakeup` interrupts the
+/// poll when work arrives, so a cancel takes effect at once: the easy handle leaves the multi
+/// handle, and curl closes a connection it was in the middle of reading instead of pooling it.
+///
+/// What other threads share with the driver is in `handover`'s lock; what only the driver
+/// touches (the transfers in the multi handle) is a local of its thread, `Driver`.
+final class CurlMulti: Sendable {
+    /// What the other threads hand the driver thread.
+    private struct Handover {
+        /// The multi handle. Other threads only pass it to `curl_multi_wakeup` (which libcurl
+        /// documents as callable from any thread), under this lock and only while `stopping` is
+        /// false, so never after the driver thread has cleaned the handle up.
+        let multi: UnsafeMutableRawPointer
+        var toAdd: [CurlTransfer] = []
+        var toRemove: [CurlTransfer] = []
+        var stopping = false
+    }
 
-    private let multi: UnsafeMutableRawPointer
+    private let handover: Locked<Handover>
     private let settings: CurlHTTPClient.Configuration
-    private let lock = Lock()
-    private var toAdd: [CurlTransfer] = []
-    private var toRemove: [CurlTransfer] = []
-    private var stopping = false
-    /// Transfers in the multi handle, by easy handle; driver thread only.
-    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private let stopped = DispatchSemaphore(value: 0)
 
     init(settings: CurlHTTPClient.Configuration) {
         CurlMulti.globalInit
-        multi = curl_multi_init()
-        self.settings = settings
+        let multi: UnsafeMutableRawPointer = curl_multi_init()
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxConnectionsPerHost)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, settings.maxConnectionsPerHost * 4)
+        handover = Locked(Handover(multi: multi))
+        self.settings = settings
         let thread = Thread { [self] in run() }
         thread.name = "curl-multi"
         thread.start()
@@ -37,10 +41,10 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Starts `transfer`; after `shutdown` it fails at once (`CURLE_FAILED_INIT`).
     func add(_ transfer: CurlTransfer) {
-        let accepted = lock.withLock {
-            guard !stopping else { return false }
-            toAdd.append(transfer)
-            curl_multi_wakeup(multi)
+        let accepted = handover.withLock { handover in
+            guard !handover.stopping else { return false }
+            handover.toAdd.append(transfer)
+            curl_multi_wakeup(handover.multi)
             return true
         }
         if !accepted {
@@ -51,53 +55,69 @@ final class CurlMulti: @unchecked Sendable {
     /// Aborts `transfer`; its completion will not be called.
     func remove(_ transfer: CurlTransfer) {
         transfer.cancel()
-        lock.withLock {
-            guard !stopping else { return }
-            toRemove.append(transfer)
-            curl_multi_wakeup(multi)
+        handover.withLock { handover in
+            guard !handover.stopping else { return }
+            handover.toRemove.append(transfer)
+            curl_multi_wakeup(handover.multi)
         }
     }
 
     /// Aborts every transfer and stops the thread; returns once it has stopped. Calls after the
     /// first return at once.
     func shutdown() {
-        let first = lock.withLock {
-            guard !stopping else { return false }
-            stopping = true
-            curl_multi_wakeup(multi)
+        let first = handover.withLock { handover in
+            guard !handover.stopping else { return false }
+            handover.stopping = true
+            curl_multi_wakeup(handover.multi)
             return true
         }
         if first { stopped.wait() }
     }
 
+    /// The driver thread's loop.
     private func run() {
+        var driver = Driver(multi: handover.withLock { $0.multi }, settings: settings)
         while true {
-            let (adds, removals, stop) = lock.withLock {
-                defer { toAdd = []; toRemove = [] }
-                return (toAdd, toRemove, stopping)
+            let (adds, removals, stop) = handover.withLock { handover in
+                defer { handover.toAdd = []; handover.toRemove = [] }
+                return (handover.toAdd, handover.toRemove, handover.stopping)
             }
             for transfer in removals {
-                detach(transfer)
+                driver.detach(transfer)
             }
             for transfer in adds {
-                attach(transfer)
+                driver.attach(transfer)
             }
             if stop {
-                active.values.forEach(detach)
+                driver.detachAll()
                 break
             }
-            var running: Int32 = 0
-            curl_multi_perform(multi, &running)
-            reportFinished()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            driver.perform()
         }
-        curl_multi_cleanup(multi)
+        driver.cleanup()
         stopped.signal()
     }
 
-    private func attach(_ transfer: CurlTransfer) {
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+}
+
+/// What only the driver thread touches: the multi handle's transfers. A local of that thread.
+private struct Driver {
+    let multi: UnsafeMutableRawPointer
+    let settings: CurlHTTPClient.Configuration
+    /// Transfers in the multi handle, by easy handle.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    init(multi: UnsafeMutableRawPointer, settings: CurlHTTPClient.Configuration) {
+        self.multi = multi
+        self.settings = settings
+    }
+
+    mutating func attach(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
-        guard transfer.configure(settings), let easy = transfer.easy else {
+        guard let easy = transfer.configure(settings) else {
             transfer.complete(CURLE_FAILED_INIT)
             transfer.cleanup()
             return
@@ -106,13 +126,30 @@ final class CurlMulti: @unchecked Sendable {
         curl_multi_add_handle(multi, easy)
     }
 
-    private func detach(_ transfer: CurlTransfer) {
+    mutating func detach(_ transfer: CurlTransfer) {
         guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
         curl_multi_remove_handle(multi, easy)
         transfer.cleanup()
     }
 
-    private func reportFinished() {
+    mutating func detachAll() {
+        for transfer in active.values { detach(transfer) }
+    }
+
+    /// Runs the transfers, reports the finished ones, then waits for activity or a wake-up.
+    mutating func perform() {
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        reportFinished()
+        curl_multi_poll(multi, nil, 0, 1000, nil)
+    }
+
+    /// Frees the multi handle (once every transfer has left it).
+    func cleanup() {
+        curl_multi_cleanup(multi)
+    }
+
+    private mutating func reportFinished() {
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
@@ -124,8 +161,4 @@ final class CurlMulti: @unchecked Sendable {
             transfer.cleanup()
         }
     }
-
-    private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
-    }()
 }
