@@ -1,6 +1,6 @@
 import Foundation
 import Locking
-import StreamCore
+@_spi(ServerSupport) import StreamCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -32,64 +32,58 @@ extension CurlHTTPClient {
             subscriber.receive(subscription: Inner(request: request, client: client, downstream: subscriber))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscription, TransferCompletionSink, CustomStringConvertible,
-            @unchecked Sendable
+        private final class Inner<Downstream: Subscriber>: Subscription, TransferCompletionSink, CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            // Sendable: `state` is guarded by `lock`; the downstream is only called outside it.
             private enum State {
-                case waitingForDemand(Downstream)
-                case running(Downstream, CurlTransferToken)
+                case waitingForDemand(SerialSubscriber<Downstream>)
+                case running(SerialSubscriber<Downstream>, CurlTransferToken)
                 case done
             }
 
-            private let lock = Lock()
-            private var state: State
+            private let state: Locked<State>
             private let request: URLRequest
             private let client: CurlHTTPClient
 
             init(request: URLRequest, client: CurlHTTPClient, downstream: Downstream) {
                 self.request = request
                 self.client = client
-                state = .waitingForDemand(downstream)
+                state = Locked(.waitingForDemand(SerialSubscriber(downstream)))
             }
 
             var description: String { "DataTaskPublisher" }
 
             func request(_ demand: Subscribers.Demand) {
-                lock.lock()
-                guard demand > 0, case .waitingForDemand(let downstream) = state else {
-                    lock.unlock()
-                    return
-                }
-                // Hold the lock while starting, so a completion cannot overtake the state change.
+                guard demand > 0 else { return }
                 weak let sink: (any TransferCompletionSink)? = self
-                let token = client.start(request) { result in sink?.finish(result) }
-                state = .running(downstream, token)
-                lock.unlock()
+                state.withLock { state in
+                    guard case .waitingForDemand(let downstream) = state else { return }
+                    // Started under the lock, so a completion cannot overtake the state change.
+                    let token = client.start(request) { result in sink?.finish(result) }
+                    state = .running(downstream, token)
+                }
             }
 
             func finish(_ result: Result<Output, URLError>) {
-                lock.lock()
-                guard case .running(let downstream, _) = state else {
-                    lock.unlock()
-                    return
+                let target = state.withLock { state -> SerialSubscriber<Downstream>? in
+                    guard case .running(let downstream, _) = state else { return nil }
+                    state = .done
+                    return downstream
                 }
-                state = .done
-                lock.unlock()
+                guard let target else { return }
                 switch result {
                 case .success(let output):
-                    _ = downstream.receive(output)
-                    downstream.receive(completion: .finished)
+                    _ = target.receive(output)
+                    target.receive(completion: .finished)
                 case .failure(let error):
-                    downstream.receive(completion: .failure(error))
+                    target.receive(completion: .failure(error))
                 }
             }
 
             func cancel() {
-                lock.lock()
-                let previous = state
-                state = .done
-                lock.unlock()
+                let previous = state.withLock { state -> State in
+                    defer { state = .done }
+                    return state
+                }
                 if case .running(_, let token) = previous { token.cancel() }
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Locking
-import StreamCore
+@_spi(ServerSupport) import StreamCore
 import Synchronization
 
 /// Waiters in arrival order. Appending and taking the first are O(1) amortised; removing a
@@ -47,46 +47,51 @@ struct FIFOWaiters: Sendable {
     }
 }
 
-/// The subscription of `UpstreamGate.Slot`: asks for a slot on the first demand, sends the
-/// ticket when it is granted, and leaves the queue (or gives the slot back) when cancelled.
 /// What a waiter tells when its slot is granted.
 protocol SlotOwner: AnyObject, Sendable {
     func granted()
 }
 
-final class SlotSubscription<Downstream: Subscriber>: Subscription, SlotOwner, @unchecked Sendable
+/// The subscription of `UpstreamGate.Slot`: asks for a slot on the first demand, sends the
+/// ticket when it is granted, and leaves the queue (or gives the slot back) when cancelled.
+///
+/// Its phase and downstream are in one lock; the downstream is called only outside it.
+final class SlotSubscription<Downstream: Subscriber>: Subscription, SlotOwner
 where Downstream.Input == Ticket, Downstream.Failure == Never {
-    // Sendable: `state` and `downstream` are guarded by `lock`.
-    private enum State { case idle, waiting(UpstreamGate.Waiter), granted, cancelled }
+    private enum Phase { case idle, waiting(UpstreamGate.Waiter), granted, cancelled }
 
-    private let lock = Lock()
-    private var state = State.idle
-    private var downstream: Downstream?
+    private struct State {
+        var phase = Phase.idle
+        /// Let go of once granted or cancelled.
+        var downstream: SerialSubscriber<Downstream>?
+    }
+
+    private let state: Locked<State>
     private let gate: UpstreamGate
 
     init(gate: UpstreamGate, downstream: Downstream) {
         self.gate = gate
-        self.downstream = downstream
+        state = Locked(State(downstream: SerialSubscriber(downstream)))
     }
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         // The queue keeps this subscription alive while it waits; `cancel` takes it out.
         let waiter = UpstreamGate.Waiter(id: waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue, owner: self)
-        let ask = lock.withLock { () -> Bool in
-            guard case .idle = state else { return false }
-            state = .waiting(waiter)
+        let ask = state.withLock { state -> Bool in
+            guard case .idle = state.phase else { return false }
+            state.phase = .waiting(waiter)
             return true
         }
         if ask, gate.acquire(waiter) { granted() }
     }
 
     func granted() {
-        let target = lock.withLock { () -> Downstream? in
-            guard case .waiting = state else { return nil }
-            state = .granted
-            defer { downstream = nil }
-            return downstream
+        let target = state.withLock { state -> SerialSubscriber<Downstream>? in
+            guard case .waiting = state.phase else { return nil }
+            state.phase = .granted
+            defer { state.downstream = nil }
+            return state.downstream
         }
         let ticket = Ticket(gate: gate)
         guard let target else {
@@ -99,13 +104,13 @@ where Downstream.Input == Ticket, Downstream.Failure == Never {
     }
 
     func cancel() {
-        let (waiter, released) = lock.withLock { () -> (UpstreamGate.Waiter?, Downstream?) in
+        let (waiter, released) = state.withLock { state -> (UpstreamGate.Waiter?, SerialSubscriber<Downstream>?) in
             defer {
-                state = .cancelled
-                downstream = nil
+                state.phase = .cancelled
+                state.downstream = nil
             }
-            if case .waiting(let waiter) = state { return (waiter, downstream) }
-            return (nil, downstream)
+            if case .waiting(let waiter) = state.phase { return (waiter, state.downstream) }
+            return (nil, state.downstream)
         }
         if let waiter { gate.leave(waiter) }
         withExtendedLifetime(released) {}  // the downstream is let go here, not under the lock
