@@ -13,10 +13,13 @@ public struct JSONWriter: Sendable {
     /// The JSON written so far, as UTF-8 (one buffer: appending to it is cheaper than to a
     /// `String`, piece by piece).
     private var bytes: [UInt8] = []
-    /// How many objects are open (at most 64).
+    /// How many objects and arrays are open (at most 64).
     private var depth = 0
-    /// Bit `d`: the open object at depth `d` has a member (a comma goes before the next).
+    /// Bit `d`: the open object or array at depth `d` has a member or element (a comma goes
+    /// before the next).
     private var hasMembers: UInt64 = 0
+    /// Bit `d`: what is open at depth `d` is an array (of objects), not an object.
+    private var arrays: UInt64 = 0
     #if DEBUG
     /// Per open object, its last key: the next must sort after it.
     private var lastKeys: [String?] = []
@@ -30,15 +33,46 @@ public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Opens an object (at the top, or as the value of the member whose key was just written).
+    /// Opens an object: at the top, as the value of the member whose key was just written, or as
+    /// the next element of the open array.
     public mutating func beginObject() {
-        precondition(depth < 64, "objects nested more than 64 deep")
-        bytes.append(UInt8(ascii: "{"))
-        hasMembers &= ~(1 << UInt64(depth))
+        if depth > 0, arrays & (1 << UInt64(depth - 1)) != 0 { separateElement() }
+        open(UInt8(ascii: "{"), array: false)
+    }
+
+    /// Opens an array as the value of member `key`; its elements are objects (`beginObject()`).
+    public mutating func beginArray(_ key: String) {
+        self.key(key)
+        open(UInt8(ascii: "["), array: true)
+    }
+
+    /// Closes the innermost open array.
+    public mutating func endArray() {
+        precondition(depth > 0 && arrays & (1 << UInt64(depth - 1)) != 0, "endArray without beginArray")
+        depth -= 1
+        #if DEBUG
+        lastKeys.removeLast()
+        #endif
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func open(_ bracket: UInt8, array: Bool) {
+        precondition(depth < 64, "objects and arrays nested more than 64 deep")
+        bytes.append(bracket)
+        let bit: UInt64 = 1 << UInt64(depth)
+        hasMembers &= ~bit
+        if array { arrays |= bit } else { arrays &= ~bit }
         depth += 1
         #if DEBUG
         lastKeys.append(nil)
         #endif
+    }
+
+    /// A comma before every element of the open array but its first.
+    private mutating func separateElement() {
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        if hasMembers & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        hasMembers |= bit
     }
 
     /// Opens an object as the value of member `key`.
@@ -49,7 +83,7 @@ public struct JSONWriter: Sendable {
 
     /// Closes the innermost open object.
     public mutating func endObject() {
-        precondition(depth > 0, "endObject without beginObject")
+        precondition(depth > 0 && arrays & (1 << UInt64(depth - 1)) == 0, "endObject without beginObject")
         depth -= 1
         #if DEBUG
         lastKeys.removeLast()
@@ -88,6 +122,7 @@ public struct JSONWriter: Sendable {
     private mutating func key(_ key: String) {
         precondition(depth > 0, "a member outside an object")
         let bit: UInt64 = 1 << UInt64(depth - 1)
+        precondition(arrays & bit == 0, "a member inside an array")
         if hasMembers & bit != 0 { bytes.append(UInt8(ascii: ",")) }
         hasMembers |= bit
         #if DEBUG

@@ -34,4 +34,25 @@ final class JSONWriterTests: XCTestCase {
         empty.endObject()
         XCTAssertEqual(empty.text, #"{"a":{}}"#)
     }
+
+    func testWritesArraysOfObjects() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.beginArray("a")
+        writer.endArray()
+        writer.beginArray("b")
+        for index in 0..<3 {
+            writer.beginObject()
+            writer.member("i", integer: index)
+            writer.beginArray("j")
+            writer.beginObject()
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.member("c", bool: false)
+        writer.endObject()
+        XCTAssertEqual(writer.text, #"{"a":[],"b":[{"i":0,"j":[{}]},{"i":1,"j":[{}]},{"i":2,"j":[{}]}],"c":false}"#)
+    }
 }

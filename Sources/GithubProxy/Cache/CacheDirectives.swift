@@ -39,7 +39,7 @@ public struct CacheDirectives: Equatable, Sendable {
             }
         }
         age = header("Age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) }
-        date = header("Date").flatMap(Self.httpDate)
+        date = header("Date").flatMap(IMFFixdate.date)
     }
 
     /// Until when a response received at `responseTime` is fresh (RFC 9111 §4.2): its freshness
@@ -51,14 +51,5 @@ public struct CacheDirectives: Equatable, Sendable {
         let initialAge = max(apparentAge, TimeInterval(age ?? 0))
         let lifetime = min(TimeInterval(maxAge), maxLifetime / .seconds(1))
         return responseTime.addingTimeInterval(max(0, lifetime - initialAge))
-    }
-
-    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the only form origins send today.
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
     }
 }

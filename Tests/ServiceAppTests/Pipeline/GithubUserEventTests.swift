@@ -47,4 +47,42 @@ final class GithubUserEventTests: XCTestCase {
         let spelled = [LookupResult.Status.found, .notFound, .tooShort, .invalid, .rateLimited, .unavailable].map(\.rawValue)
         XCTAssertEqual(spelled, ["found", "not_found", "too_short", "invalid", "rate_limited", "unavailable"])
     }
+
+    /// The events are written by hand (`JSONWriter`); Foundation's `JSONEncoder` (keys sorted,
+    /// slashes unescaped: how the events were written before) is the reference, byte for byte,
+    /// for users and search items with every optional present or absent, quotes, backslashes and
+    /// non-ASCII text included.
+    func testResultsAndSearchesMatchJSONEncoderByteForByte() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func encoded(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        let texts: [String?] = [nil, "", "héllo \"q\" \\ / 👍🏽", "https://github.com/a?b=c&d=e"]
+        var users: [GithubUser] = []
+        var items: [GithubSearchItem] = []
+        for (index, text) in texts.enumerated() {
+            for repos in [nil, 0, 42] {
+                users.append(GithubUser(login: "u\(index)", id: index * 7 - 3, name: text, publicRepos: repos, avatarURL: texts[(index + 1) % 4], htmlURL: text))
+            }
+            items.append(GithubSearchItem(login: text ?? "x", id: index, avatarURL: text, htmlURL: texts[(index + 2) % 4]))
+        }
+        for (stale, limited) in [(false, false), (true, false), (false, true)] {
+            let failure: GithubError? = limited ? .clientRateLimited(retryAfterSeconds: 5) : nil
+            let lookup = LookupResult(query: "q\"uery", status: .found, users: users, failure: failure, stale: stale)
+            XCTAssertEqual(GithubUserEvent.result(lookup).json, try encoded(ResultReference(
+                type: "result", query: lookup.query, status: "found", users: users, stale: stale ? true : nil, scope: limited ? "client" : nil
+            )))
+            let search = SearchResult(query: "s/q", status: .ok, totalCount: 9, items: items, failure: failure, stale: stale)
+            XCTAssertEqual(SearchEvent.search(search).json, try encoded(SearchReference(
+                type: "search", query: search.query, status: "ok", total_count: 9, items: items, stale: stale ? true : nil, scope: limited ? "client" : nil
+            )))
+        }
+    }
+
+    private struct ResultReference: Encodable {
+        let type: String, query: String, status: String, users: [GithubUser], stale: Bool?, scope: String?
+    }
+
+    private struct SearchReference: Encodable {
+        let type: String, query: String, status: String, total_count: Int, items: [GithubSearchItem], stale: Bool?, scope: String?
+    }
 }

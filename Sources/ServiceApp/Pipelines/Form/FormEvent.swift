@@ -1,4 +1,4 @@
-import Foundation
+import PipelineWire
 
 /// A server → client event of `/ws/form`: one JSON object, one line, one text frame.
 enum FormEvent: Equatable {
@@ -10,25 +10,30 @@ enum FormEvent: Equatable {
     case submitted(value1: String, value2: String)
     case error(code: String, message: String)
 
+    /// The event as the single-line JSON text the contract defines (keys sorted).
     var json: String {
-        let data: Data
+        var writer = JSONWriter()
+        writer.beginObject()
         switch self {
         case .hello:
-            data = EventJSON.encode(Hello(type: "hello", pipeline: PipelineDescriptor.form.name))
+            writer.member("pipeline", string: PipelineDescriptor.form.name)
+            writer.member("type", string: "hello")
         case .validation(let field, let valid, let message):
-            data = EventJSON.encode(Validation(type: "validation", field: field, valid: valid, message: message))
+            writer.member("field", string: field)
+            writer.member("message", string: message)
+            writer.member("type", string: "validation")
+            writer.member("valid", bool: valid)
         case .submit(let allowed):
-            data = EventJSON.encode(Submit(type: "submit", allowed: allowed))
+            writer.member("allowed", bool: allowed)
+            writer.member("type", string: "submit")
         case .submitted(let value1, let value2):
-            data = EventJSON.encode(Submitted(type: "submitted", value1: value1, value2: value2))
+            writer.member("type", string: "submitted")
+            writer.member("value1", string: value1)
+            writer.member("value2", string: value2)
         case .error(let code, let message):
             return GithubUserEvent.error(code: code, message: message).json
         }
-        return String(decoding: data, as: UTF8.self)
+        writer.endObject()
+        return writer.text
     }
-
-    private struct Hello: Encodable { let type: String, pipeline: String }
-    private struct Validation: Encodable { let type: String, field: String, valid: Bool, message: String }
-    private struct Submit: Encodable { let type: String, allowed: Bool }
-    private struct Submitted: Encodable { let type: String, value1: String, value2: String }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import GithubProxy
+import PipelineWire
 
 /// A server → client event of the github-user pipeline (`/ws`): one JSON object, one line, one
 /// text frame.
@@ -9,42 +9,50 @@ enum GithubUserEvent: Equatable {
     case result(LookupResult)
     case error(code: String, message: String)
 
-    /// The event as the single-line JSON text the contract defines.
+    /// The event as the single-line JSON text the contract defines (keys sorted).
     var json: String {
-        let data: Data
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
         switch self {
         case .hello(let throttleMs, let minLength):
-            data = EventJSON.encode(Hello(type: "hello", pipeline: PipelineDescriptor.githubUser.name, throttleMs: throttleMs, minLength: minLength))
+            writer.member("minLength", integer: minLength)
+            writer.member("pipeline", string: PipelineDescriptor.githubUser.name)
+            writer.member("throttleMs", integer: throttleMs)
+            writer.member("type", string: "hello")
         case .activity(let active):
-            data = EventJSON.encode(Activity(type: "activity", active: active))
+            writer.member("active", bool: active)
+            writer.member("type", string: "activity")
         case .result(let result):
-            data = EventJSON.encode(Result(
-                type: "result", query: result.query, status: result.status.rawValue, users: result.users,
-                stale: result.stale ? true : nil, scope: result.limitedByClient ? "client" : nil
-            ))
+            writer.member("query", string: result.query)
+            // `scope` "client": rate-limited by this client's own allowance (fair use);
+            // `stale` true: a cached copy served because GitHub failed. Both absent otherwise.
+            if result.limitedByClient { writer.member("scope", string: "client") }
+            if result.stale { writer.member("stale", bool: true) }
+            writer.member("status", string: result.status.rawValue)
+            writer.member("type", string: "result")
+            writer.beginArray("users")
+            for user in result.users { writer.user(user) }
+            writer.endArray()
         case .error(let code, let message):
-            data = EventJSON.encode(ErrorEvent(type: "error", code: code, message: message))
+            writer.member("code", string: code)
+            writer.member("message", string: message)
+            writer.member("type", string: "error")
         }
-        return String(decoding: data, as: UTF8.self)
+        writer.endObject()
+        return writer.text
     }
+}
 
-    private struct Hello: Encodable {
-        let type: String, pipeline: String, throttleMs: Int, minLength: Int
-    }
-
-    private struct Activity: Encodable {
-        let type: String, active: Bool
-    }
-
-    private struct Result: Encodable {
-        let type: String, query: String, status: String, users: [GithubUser]
-        /// Present (true) only for a cached copy served because GitHub failed.
-        let stale: Bool?
-        /// `"client"` when `rate_limited` by this client's own allowance (fair use).
-        let scope: String?
-    }
-
-    private struct ErrorEvent: Encodable {
-        let type: String, code: String, message: String
+extension JSONWriter {
+    /// A GitHub user as the events carry it: every field, `null` when absent (as GitHub writes it).
+    mutating func user(_ user: GithubUser) {
+        beginObject()
+        member("avatar_url", stringOrNull: user.avatarURL)
+        member("html_url", stringOrNull: user.htmlURL)
+        member("id", integer: user.id)
+        member("login", string: user.login)
+        member("name", stringOrNull: user.name)
+        if let repos = user.publicRepos { member("public_repos", integer: repos) } else { member("public_repos", json: "null") }
+        endObject()
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import GithubProxy
+import PipelineWire
 
 /// A server → client event of `/ws/search`: one JSON object, one line, one text frame.
 enum SearchEvent: Equatable {
@@ -10,41 +10,52 @@ enum SearchEvent: Equatable {
     case search(SearchResult)
     case error(code: String, message: String)
 
-    /// The event as the single-line JSON text the contract defines.
+    /// The event as the single-line JSON text the contract defines (keys sorted).
     var json: String {
-        let data: Data
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
         switch self {
         case .hello(let debounceMs, let refreshDelayMs):
-            data = EventJSON.encode(Hello(type: "hello", pipeline: PipelineDescriptor.search.name, debounceMs: debounceMs, refreshDelayMs: refreshDelayMs))
+            writer.member("debounceMs", integer: debounceMs)
+            writer.member("pipeline", string: PipelineDescriptor.search.name)
+            writer.member("refreshDelayMs", integer: refreshDelayMs)
+            writer.member("type", string: "hello")
         case .activity(let active):
-            data = EventJSON.encode(Flag(type: "activity", active: active))
+            writer.member("active", bool: active)
+            writer.member("type", string: "activity")
         case .refreshing(let active):
-            data = EventJSON.encode(Flag(type: "refreshing", active: active))
+            writer.member("active", bool: active)
+            writer.member("type", string: "refreshing")
         case .search(let result):
-            data = EventJSON.encode(Search(
-                type: "search", query: result.query, status: result.status.rawValue, total_count: result.totalCount,
-                items: result.status == .ok ? result.items : [], stale: result.stale ? true : nil,
-                scope: result.limitedByClient ? "client" : nil
-            ))
+            writer.beginArray("items")
+            if result.status == .ok {
+                for item in result.items { writer.searchItem(item) }
+            }
+            writer.endArray()
+            writer.member("query", string: result.query)
+            // As on `result` events: `scope` "client" under fair use, `stale` for a cached copy
+            // served because GitHub failed; both absent otherwise.
+            if result.limitedByClient { writer.member("scope", string: "client") }
+            if result.stale { writer.member("stale", bool: true) }
+            writer.member("status", string: result.status.rawValue)
+            writer.member("total_count", integer: result.totalCount)
+            writer.member("type", string: "search")
         case .error(let code, let message):
             return GithubUserEvent.error(code: code, message: message).json
         }
-        return String(decoding: data, as: UTF8.self)
+        writer.endObject()
+        return writer.text
     }
+}
 
-    private struct Hello: Encodable {
-        let type: String, pipeline: String, debounceMs: Int, refreshDelayMs: Int
-    }
-
-    private struct Flag: Encodable {
-        let type: String, active: Bool
-    }
-
-    private struct Search: Encodable {
-        let type: String, query: String, status: String, total_count: Int, items: [GithubSearchItem]
-        /// Present (true) only for a cached copy served because GitHub failed.
-        let stale: Bool?
-        /// `"client"` when `rate_limited` by this client's own allowance (fair use).
-        let scope: String?
+extension JSONWriter {
+    /// One user of a search page: `avatar_url` and `html_url` only when present.
+    mutating func searchItem(_ item: GithubSearchItem) {
+        beginObject()
+        if let avatarURL = item.avatarURL { member("avatar_url", string: avatarURL) }
+        if let htmlURL = item.htmlURL { member("html_url", string: htmlURL) }
+        member("id", integer: item.id)
+        member("login", string: item.login)
+        endObject()
     }
 }
