@@ -29,11 +29,27 @@ extension GithubClient {
         guard GithubLogin.isValid(username) else {
             return Just(LookupResult(query: username, status: .invalid)).eraseToAnyPublisher()
         }
-        return userAnswer(login: username, activity: activity, quota: quota)
-            .retry(retries)
-            .map { LookupResult(query: username, status: .found, users: [$0.value], stale: $0.source == .stale) }
-            .catch { Just(LookupResult(query: username, failure: $0)) }
-            .eraseToAnyPublisher()
+        return Deferred { [self] () -> AnyPublisher<LookupResult, Never> in
+            // A fresh copy (most lookups under load) is the answer at once, without the stages'
+            // subscriptions; what it would be through them, as `userAnswer` serves it.
+            if let result = freshResult(username: username, retries: retries) { return Just(result).eraseToAnyPublisher() }
+            return userAnswer(login: username, activity: activity, quota: quota)
+                .retry(retries)
+                .map { LookupResult(query: username, status: .found, users: [$0.value], stale: $0.source == .stale) }
+                .catch { Just(LookupResult(query: username, failure: $0)) }
+                .eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// The result of a lookup of `username` that a fresh cached copy answers, counted as served
+    /// fresh; nil when there is none, or when it is a remembered `404` to be retried (`retries`
+    /// > 0: the stages serve it, once per attempt).
+    private func freshResult(username: String, retries: Int) -> LookupResult? {
+        guard let entry = cache.fresh(for: username.lowercased()), entry.value != nil || retries == 0 else { return nil }
+        events.served(.fresh)
+        guard let user = entry.value else { return LookupResult(query: username, failure: .notFound) }
+        return LookupResult(query: username, status: .found, users: [user])
     }
 
     /// The user `login` and where the answer came from: a fresh cached copy (or a remembered

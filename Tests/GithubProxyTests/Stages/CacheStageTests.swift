@@ -21,6 +21,28 @@ final class CacheStageTests: FakeGithubTestCase {
         XCTAssertEqual(served.value, [.fresh, .fresh])
     }
 
+    /// `retrieveGithubUser` answers a fresh copy at subscription, once per subscription, counted
+    /// once as served fresh, with the result the stages would give; a remembered 404 with retries
+    /// goes through the stages, served once per attempt, still without a request.
+    func testALookupOfAFreshCopyIsAnsweredAtOnceAndCountedOnce() {
+        let served = Box<[CachedAnswer<GithubUser>.Source]>([])
+        let client = makeClient(events: GithubClientEvents(onServedFromCache: { source in served.mutate { $0.append(source) } }))
+        let lookup = client.retrieveGithubUser(username: "HeckJ")
+        _ = client.cache.store(.sample("heckj"), etag: nil, directives: maxAge(60), for: "heckj")
+        XCTAssertEqual(outcome(of: lookup).values, [LookupResult(query: "HeckJ", status: .found, users: [.sample("heckj")])],
+                       "the cache is read when the lookup is subscribed to, not when it is made")
+        XCTAssertEqual(outcome(of: lookup).values.count, 1)
+        XCTAssertEqual(served.value, [.fresh, .fresh])
+        _ = client.cache.storeNotFound(for: "nobody")
+        served.mutate { $0 = [] }
+        for retries in [0, 2] {
+            XCTAssertEqual(outcome(of: client.retrieveGithubUser(username: "nobody", retries: retries)).values,
+                           [LookupResult(query: "nobody", failure: .notFound)])
+        }
+        XCTAssertEqual(served.value, [.fresh] + Array(repeating: .fresh, count: 3), "once, then once per attempt")
+        XCTAssertEqual(fake.requestCount, 0)
+    }
+
     func testFromCacheAsksUpstreamOnlyWithoutAFreshCopy() {
         let client = makeClient()
         let upstreamCalls = Box(0)
