@@ -8,8 +8,8 @@ import Locking
 ///
 /// Why not Dispatch sources: under load they cost about five extra system calls per message
 /// (futex wake-ups, `epoll_ctl` re-arming, an `ioctl(FIONREAD)` per read); here an echoed
-/// WebSocket message costs one `read` and one `send`, plus a share of one `epoll_wait` and of
-/// one `sched_yield`.
+/// WebSocket message costs one `read` and one `send`, plus a share of one `epoll_wait` and, in a
+/// turn with more than one descriptor ready, of one `sched_yield`.
 ///
 /// A loop also owns one read buffer shared by its connections (reads are serial, so an idle
 /// connection holds no buffer), a deadline sweep that times connections out without a timer
@@ -216,12 +216,14 @@ public final class EventLoop: @unchecked Sendable {
                 runTimers(now: now)
             }
             if runTasks() { break }
-            // After a busy turn, let other runnable threads on this core go first (a no-op when
-            // there are none): the peer of a WebSocket on the same machine answers sooner, and
-            // the loop finds more to do per `epoll_wait`. Without it WebSocket echo made 0.70×
-            // the round trips at 1.22× the CPU each (measured for #24 in commit 325d20c; the figures
-            // are in the history of docs/benchmarks.md).
-            if ready > 0 { sched_yield() }
+            // After a busy turn (more than one descriptor ready), let other runnable threads on
+            // this core go first (a no-op when there are none): the peer of a WebSocket on the
+            // same machine answers sooner, and the loop finds more to do per `epoll_wait`.
+            // Without it WebSocket echo made 0.70× the round trips at 1.22× the CPU each
+            // (measured for #24 in commit 325d20c). After a turn with one descriptor — a
+            // keystroke of a typing session, a timer — there is no batch to gain and the yield
+            // was a context switch for nothing: 10% of the service's CPU under session load.
+            if ready > 1 { sched_yield() }
             if now >= nextSweep {
                 sweep(now: now)
                 nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
