@@ -1,4 +1,4 @@
-import Foundation
+import PipelineWire
 
 /// What a client's text frame on `/ws` means: the current value of the username field, or
 /// something unreadable.
@@ -21,11 +21,11 @@ enum ClientFrame: Equatable {
             self = .input(String(decoding: bytes, as: UTF8.self))
             return
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        guard let object = JSONObjectStrings(text) else {
             self = .unreadable("a frame starting with '{' must be a JSON object")
             return
         }
-        guard let type = object["type"] as? String else {
+        guard let type = object["type"] else {
             self = .unreadable("the JSON object has no \"type\"")
             return
         }
@@ -33,7 +33,7 @@ enum ClientFrame: Equatable {
             self = .unreadable("unknown message type \"\(type)\"")
             return
         }
-        guard let value = object["value"] as? String else {
+        guard let value = object["value"] else {
             self = .unreadable("an input message needs a string \"value\"")
             return
         }

@@ -1,4 +1,4 @@
-import Foundation
+import PipelineWire
 
 /// What a client's text frame on `/ws/form` means.
 enum FormFrame: Equatable {
@@ -16,19 +16,19 @@ enum FormFrame: Equatable {
     case unreadable(String)
 
     init(text: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        guard let object = JSONObjectStrings(text) else {
             self = .unreadable("a frame must be a JSON object")
             return
         }
-        switch object["type"] as? String {
+        switch object["type"] {
         case "submit":
             self = .submit
         case "field":
-            guard let name = object["name"] as? String, let field = Field(rawValue: name) else {
+            guard let name = object["name"], let field = Field(rawValue: name) else {
                 self = .unreadable("unknown field; expected one of \(Field.allCases.map(\.rawValue).joined(separator: ", "))")
                 return
             }
-            guard let value = object["value"] as? String else {
+            guard let value = object["value"] else {
                 self = .unreadable("a field message needs a string \"value\"")
                 return
             }

@@ -1,4 +1,4 @@
-import Foundation
+import PipelineWire
 
 /// What a client's text frame on `/ws/search` means: the search field's current text (as on
 /// `/ws`: `{"type":"input","value":…}` or plain text), the pull-to-refresh gesture
@@ -10,8 +10,7 @@ enum SearchFrame: Equatable {
 
     init(text: String) {
         if text.utf8.first == UInt8(ascii: "{"),
-           let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-           object["type"] as? String == "refresh" {
+           JSONObjectStrings(text)?["type"] == "refresh" {
             self = .refresh
             return
         }
