@@ -78,11 +78,11 @@ final class Service: Sendable {
         }
         // A session's pipelines time on its connection's loop; their timers are measured: how
         // late each fires (pipeline_timer_lateness_seconds).
-        let timerLateness = metrics.timerLateness, cachedResult = metrics.cachedResult
+        let schedulers = PipelineSchedulers(injected: injected, record: metrics.timerLateness)
+        let cachedResult = metrics.cachedResult
         let context: @Sendable (WebSocketSession) -> PipelineDescriptor.Context = { session in
-            let base = injected ?? session.scheduler.eraseToAnyScheduler()
-            return PipelineDescriptor.Context(
-                client: client, config: config, scheduler: TimerLatenessScheduler(base: base, record: timerLateness).eraseToAnyScheduler(),
+            PipelineDescriptor.Context(
+                client: client, config: config, scheduler: schedulers.scheduler(for: session.loop),
                 fairUse: fairUse, cachedResult: cachedResult
             )
         }
