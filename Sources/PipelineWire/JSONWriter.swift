@@ -107,6 +107,11 @@ public struct JSONWriter: Sendable {
         member(key, json: String(value))
     }
 
+    /// A member whose value is the integer `value` or `null`.
+    public mutating func member(_ key: String, integerOrNull value: Int?) {
+        if let value { member(key, integer: value) } else { member(key, json: "null") }
+    }
+
     /// A member whose value is `true` or `false`.
     public mutating func member(_ key: String, bool value: Bool) {
         member(key, json: value ? "true" : "false")

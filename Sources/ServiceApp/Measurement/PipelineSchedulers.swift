@@ -9,7 +9,6 @@ import WebSocketPublishers
 /// instead of two type-erased schedulers per session.
 /// With an injected scheduler (a test scheduler), every session shares its measured wrapper.
 final class PipelineSchedulers: Sendable {
-    private let injected: AnySchedulerOf<DispatchQueue>?
     private let record: @Sendable (Duration) -> Void
     /// The loops' schedulers made so far, by loop (loops live as long as the server).
     private let made = Locked<[ObjectIdentifier: AnySchedulerOf<DispatchQueue>]>([:])
@@ -17,7 +16,6 @@ final class PipelineSchedulers: Sendable {
 
     /// `record` receives each timer's lateness; `injected` replaces the loops' schedulers.
     init(injected: AnySchedulerOf<DispatchQueue>?, record: @escaping @Sendable (Duration) -> Void) {
-        self.injected = injected
         self.record = record
         shared = injected.map { TimerLatenessScheduler(base: $0, record: record).eraseToAnyScheduler() }
     }

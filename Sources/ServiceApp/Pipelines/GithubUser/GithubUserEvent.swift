@@ -52,7 +52,7 @@ extension JSONWriter {
         member("id", integer: user.id)
         member("login", string: user.login)
         member("name", stringOrNull: user.name)
-        if let repos = user.publicRepos { member("public_repos", integer: repos) } else { member("public_repos", json: "null") }
+        member("public_repos", integerOrNull: user.publicRepos)
         endObject()
     }
 }
