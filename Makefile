@@ -39,7 +39,7 @@ docs:
 	swift package generate-documentation --target StreamCore --warnings-as-errors
 
 unit-tests:
-	swift test $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.Cluster
+	./scripts/swift-test.sh $(SWIFT_TEST_FLAGS) --skip ServiceAppTests.Cluster
 
 # Two ServiceApp processes, redis-server and nginx (deploy/nginx/nginx.conf) on loopback ports,
 # FakeGithub upstream: one upstream request for a login typed on both replicas, quota and cache
@@ -48,7 +48,7 @@ unit-tests:
 cluster-test: deps
 	@$(MAKE) --no-print-directory deps SYSTEM_PACKAGES="$(CLUSTER_PACKAGES)"
 	@swift build --product ServiceApp
-	swift test $(SWIFT_TEST_FLAGS) --filter ServiceAppTests.Cluster
+	./scripts/swift-test.sh $(SWIFT_TEST_FLAGS) --filter ServiceAppTests.Cluster
 
 check-warnings:
 	@swift build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error|Compiling|Build" | tail -3; \

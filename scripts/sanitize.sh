@@ -41,7 +41,7 @@ export CHILD_ASAN_OPTIONS="log_path=$reports/asan detect_leaks=1 $extra_asan_opt
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}"
 
 status=0
-swift test --skip-build "${flags[@]}" ${SWIFT_TEST_FLAGS:---disable-swift-testing} "$@" || status=$?
+./scripts/swift-test.sh --skip-build "${flags[@]}" ${SWIFT_TEST_FLAGS:---disable-swift-testing} "$@" || status=$?
 echo "$name tests: $(( $(date +%s) - started )) s in all (build included), swift test exit $status"
 
 shopt -s nullglob
