@@ -28,19 +28,21 @@ extension WebSocketSession {
         let session: WebSocketSession
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Message, S.Failure == Never {
-            session.read(with: MessagesSubscription(AnySubscriber(subscriber)))
+            session.read(with: MessagesSubscription(subscriber))
         }
     }
 }
 
 /// The subscription of `WebSocketSession.messages`: reads the session for its subscriber,
-/// whose calls all come on the session's loop.
-private final class MessagesSubscription: WebSocketMessageReader, Subscription {
-    private let subscriber: AnySubscriber<WebSocketSession.Message, Never>
+/// whose calls all come on the session's loop. Generic over the subscriber, which it holds
+/// as it is (an `AnySubscriber` would add a box and three closures to every session).
+private final class MessagesSubscription<Downstream: Subscriber>: WebSocketMessageReader, Subscription
+where Downstream.Input == WebSocketSession.Message, Downstream.Failure == Never {
+    private let subscriber: Downstream
     /// Set on the loop before the subscriber can call `request` or `cancel`, never changed.
     private var reading: WebSocketReading?
 
-    init(_ subscriber: AnySubscriber<WebSocketSession.Message, Never>) { self.subscriber = subscriber }
+    init(_ subscriber: Downstream) { self.subscriber = subscriber }
 
     func readingStarted(_ reading: WebSocketReading) {
         self.reading = reading

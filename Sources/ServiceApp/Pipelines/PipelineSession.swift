@@ -14,21 +14,32 @@ enum PipelineSession {
             afterWritten: { [weak session] body in session?.afterPendingSends(body) }
         )
         let instance = pipeline.start(context, context.fairUse.quota(for: session.request), output)
-        feed(session, receive: instance.receive, cancel: instance.cancel)
+        // The session holds this subscriber until the socket closes.
+        session.messages.subscribe(Input(session: session, instance: instance))
     }
 
-    private static func feed(
-        _ session: WebSocketSession, receive: @escaping @Sendable (String) -> Void, cancel: @escaping @Sendable () -> Void
-    ) {
-        // The session holds this subscriber until the socket closes.
-        session.messages.subscribe(Subscribers.Sink(
-            receiveCompletion: { _ in cancel() },
-            receiveValue: { [weak session] message in
-                switch message {
-                case .text(let text): receive(text)
-                case .binary: session?.close(code: .unsupportedData, reason: "binary frames are not accepted")
-                }
+    /// Feeds the session's messages to its instance, on the session's loop, and cancels the
+    /// instance when they end. (One object where a `Sink` would hold two closures around the
+    /// instance's: an idle session is mostly what it allocates.)
+    private final class Input: Subscriber {
+        private weak var session: WebSocketSession?
+        private let instance: PipelineInstance
+
+        init(session: WebSocketSession, instance: PipelineInstance) {
+            self.session = session
+            self.instance = instance
+        }
+
+        func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+
+        func receive(_ message: WebSocketSession.Message) -> Subscribers.Demand {
+            switch message {
+            case .text(let text): instance.receive(text)
+            case .binary: session?.close(code: .unsupportedData, reason: "binary frames are not accepted")
             }
-        ))
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Never>) { instance.cancel() }
     }
 }
