@@ -15,7 +15,7 @@ final class CachedResultTimer: Sendable {
         clock.withLock { $0.inputArrived(cost: cost) }
     }
 
-    /// The throttle let a value through.
+    /// The throttle let a value through, and it is about to be looked up.
     func throttled() {
         let now = DispatchTime.now()
         clock.withLock { $0.throttled(at: now) }

@@ -22,7 +22,7 @@ final class PipelineSubscriptions: Sendable {
     func keep(_ subscriptions: [AnyCancellable]) {
         let late = state.withLock { state -> [AnyCancellable] in
             guard case .keeping(let kept) = state else { return subscriptions }
-            state = .keeping(kept + subscriptions)
+            state = .keeping(kept.isEmpty ? subscriptions : kept + subscriptions)
             return []
         }
         late.reversed().forEach { $0.cancel() }

@@ -51,12 +51,14 @@ final class GithubUserPipeline: Sendable {
         input
             .traced(Stage.input, tracer, on: scheduler)
             .throttle(for: throttle, scheduler: scheduler, latest: true)
-            .handleEvents(receiveOutput: { [timer = timer?.0] _ in timer?.throttled() })
             .traced(Stage.throttle, tracer, on: scheduler)
             .removeDuplicates()
             .traced(Stage.removeDuplicates, tracer, on: scheduler)
-            .map { [activity] username in
-                client.retrieveGithubUser(username: username, activity: activity, quota: quota)
+            .map { [activity, timer = timer?.0] username in
+                // The value left the throttle just now (removeDuplicates passes it on in the same
+                // call): the timer's hold ends here, with no operator of its own per session.
+                timer?.throttled()
+                return client.retrieveGithubUser(username: username, activity: activity, quota: quota)
                     .traced(Stage.lookup, tracer, on: scheduler, describe: Self.traceValue)
             }
             .switchToLatest()
