@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import XCTest
 
 /// The server's own latencies in `/metrics` (issue #29): how late the pipelines' timers fire, how
@@ -55,5 +56,25 @@ final class ServerMeasurementsTests: EndToEndTestCase {
         try client.barrier()
         XCTAssertEqual(try count("pipeline_cached_result_seconds"), cached + 1, "an upstream answer is not timed")
         XCTAssertGreaterThan(try count("pipeline_timer_lateness_seconds"), timers)
+    }
+
+    /// While `hec` is upstream, the throttle lets `hec` through again and removeDuplicates drops
+    /// it: the upstream answer that follows is still not timed as a cached one.
+    func testAnUpstreamAnswerIsNotTimedWhenADuplicateIsDroppedMeanwhile() throws {
+        fake.setFault(.delay(.milliseconds(300)), for: "hec")
+        try startVirtualService()
+        let client = try connect()
+        let cached = try count("pipeline_cached_result_seconds")
+
+        try client.input("hec")
+        try client.barrier()
+        scheduler.advance()  // the first value of a quiet window leaves at once
+        XCTAssertTrue(waitUntil { self.fake.requestCount(for: "hec") == 1 }, "the lookup went upstream")
+        try client.input("hec")
+        try client.barrier()
+        scheduler.advance(by: .milliseconds(500))  // the same value again: dropped as a duplicate
+        XCTAssertEqual(try client.result(for: "hec").status, "found")
+        try client.barrier()
+        XCTAssertEqual(try count("pipeline_cached_result_seconds"), cached)
     }
 }
