@@ -4,7 +4,8 @@ import StreamCore
 /// One publisher feeding a session (`WebSocketSession.outbound`): asks for `outboundWindow`
 /// messages, then one more for each message the socket has taken while unwritten bytes stay
 /// under the high-water mark. Its completion closes the session normally; the session closing
-/// cancels its publisher.
+/// cancels its publisher. Every call is queued for the loop, never run inline even there, so
+/// calls from the loop and from other threads keep the order in which they were made.
 final class OutboundSubscriber: Subscriber, WebSocketOutputObserver, Sendable {
     typealias Input = WebSocketSession.Message
     typealias Failure = Never
@@ -52,7 +53,7 @@ final class OutboundSubscriber: Subscriber, WebSocketOutputObserver, Sendable {
         // Handed to the loop, the only place it is used (StreamCore's `Subscription` is not
         // `Sendable`, as Combine's is not).
         nonisolated(unsafe) let subscription = subscription
-        session.loop.execute { [self] in
+        session.loop.enqueue { [self] in
             guard state.value.attach(subscription) else {
                 subscription.cancel()
                 return
@@ -64,7 +65,7 @@ final class OutboundSubscriber: Subscriber, WebSocketOutputObserver, Sendable {
     }
 
     func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
-        session.loop.execute { [self] in
+        session.loop.enqueue { [self] in
             guard !state.value.done else { return }
             if session.write(input) {
                 let subscription = state.value.subscription
@@ -77,7 +78,7 @@ final class OutboundSubscriber: Subscriber, WebSocketOutputObserver, Sendable {
     }
 
     func receive(completion: Subscribers.Completion<Never>) {
-        session.loop.execute { [self] in
+        session.loop.enqueue { [self] in
             guard state.value.end().ended else { return }
             session.removeOutputObserver(self)
             session.close()

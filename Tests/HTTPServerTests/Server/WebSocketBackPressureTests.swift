@@ -108,6 +108,31 @@ final class WebSocketBackPressureTests: ServerTestCase {
         XCTAssertTrue(waitUntil { recorder.finished })
     }
 
+    /// Regression: a message given to the outbound subscriber on the loop was written at once,
+    /// ahead of one another thread had given it before (still queued for the loop). Combine's
+    /// calls to a subscriber come one at a time but from any thread; their order is kept.
+    func testOutboundKeepsTheOrderOfMessagesFromTheLoopAndOtherThreads() throws {
+        let (_, port) = try startServer { server in
+            server.webSocket("/ws/order") { session in
+                nonisolated(unsafe) let outbound = session.outbound
+                outbound.receive(subscription: Subscriptions.empty)
+                session.loop.enqueue {
+                    // The loop is busy here: the other thread's message waits in its queue.
+                    let sent = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        _ = outbound.receive(.text("first, from another thread"))
+                        sent.signal()
+                    }
+                    sent.wait()
+                    _ = outbound.receive(.text("second, from the loop"))
+                }
+            }
+        }
+        let client = try TestWebSocketClient(port: port, path: "/ws/order")
+        XCTAssertEqual(try client.readText(), "first, from another thread")
+        XCTAssertEqual(try client.readText(), "second, from the loop")
+    }
+
     /// Regression: while reading was paused for a slow application, the client's pongs sat
     /// unread, and the keepalive closed a healthy session as idle.
     func testASessionPausedForTheApplicationIsNotClosedAsIdle() throws {
