@@ -7,8 +7,11 @@ import WebSocketPublishers
 /// connection's event loop, which owns the machine, the running instances (whose pipelines time
 /// on the same loop), the sessions fair use granted and the inbound subscription — all in one
 /// `LoopBound`. What comes from elsewhere (an instance's event answered upstream, fair use's
-/// answer across replicas) hops to the loop first. Inputs that arrive while actions are being
-/// carried out (an instance's `hello` as it starts) wait, in order, until those actions are done.
+/// answer across replicas) hops to the loop first. Every job joins one queue in the order it
+/// came, whichever thread it came from, and the loop carries them out in that order: one that
+/// comes on the loop does not overtake one another thread queued before it (a trace's `t`
+/// would go backwards on the wire), and one that comes while actions are being carried out (an
+/// instance's `hello` as it starts) waits until those actions are done.
 ///
 /// Client frames are read one at a time: the next is requested when the machine says
 /// `readNext` (at once, or when fair use has answered for a subscription). Frames go out through
@@ -18,15 +21,11 @@ final class PipelineMultiplexer: Sendable {
     private typealias Serial = MuxStateMachine.Serial
 
     /// Something for the loop to do, in its turn.
-    private enum Job {
+    private enum Job: Sendable {
         /// Feed the machine, then carry out its actions.
         case input(MuxStateMachine.Input)
         /// Work in its place among the actions (for the state only actions touch).
         case work(@Sendable () -> Void)
-        /// The session's messages began: read the first frame.
-        case attach(any Subscription)
-        /// The session's messages ended.
-        case detach
     }
 
     /// What the connection's loop owns.
@@ -36,13 +35,6 @@ final class PipelineMultiplexer: Sendable {
         /// What gives back each session fair use granted, by the subscription it was granted for.
         var grants: [Serial: @Sendable () -> Void] = [:]
         var inbound: (any Subscription)?
-        /// Jobs that came while others were carried out, oldest first.
-        var waiting: [Job] = []
-        /// Whether jobs are being carried out (a job that comes meanwhile waits).
-        var busy = false
-
-        /// The oldest waiting job, if any.
-        mutating func nextJob() -> Job? { waiting.isEmpty ? nil : waiting.removeFirst() }
 
         /// Feeds the machine; returns its actions and how its gauges changed.
         mutating func handle(_ input: MuxStateMachine.Input) -> (actions: [MuxStateMachine.Action], running: Int, held: Int) {
@@ -57,6 +49,8 @@ final class PipelineMultiplexer: Sendable {
     private let quota: ClientQuota
     private let metrics: MuxMetrics
     private let state: LoopBound<State>
+    /// The jobs from any thread, carried out on the loop in the order they came.
+    private let jobs: LoopJobQueue<Job>
 
     private init(session: WebSocketSession, context: PipelineDescriptor.Context, settings: MuxStateMachine.Settings, metrics: MuxMetrics) {
         self.session = session
@@ -64,6 +58,7 @@ final class PipelineMultiplexer: Sendable {
         quota = context.fairUse.quota(for: session.request)
         self.metrics = metrics
         state = LoopBound(sending: State(machine: MuxStateMachine(settings: settings)), loop: session.loop)
+        jobs = LoopJobQueue(loop: session.loop)
     }
 
     /// Serves `session` until it closes; closing it cancels every subscription.
@@ -77,37 +72,25 @@ final class PipelineMultiplexer: Sendable {
     // MARK: The machine
 
     /// Feeds the machine from any thread (on the loop, in its turn).
-    private func handle(_ input: MuxStateMachine.Input) {
-        session.loop.execute { [self] in run(.input(input)) }
-    }
+    private func handle(_ input: MuxStateMachine.Input) { submit(.input(input)) }
 
     /// Runs `work` on the loop in its place among the actions.
-    private func inOrder(_ work: @escaping @Sendable () -> Void) {
-        session.loop.execute { [self] in run(.work(work)) }
+    private func inOrder(_ work: @escaping @Sendable () -> Void) { submit(.work(work)) }
+
+    private func submit(_ job: Job) {
+        jobs.submit(job) { [self] in carryOut($0) }
     }
 
-    /// On the loop: carries `job` out, then every job that came meanwhile — or, when jobs are
-    /// already being carried out further up the stack, leaves it to that loop.
-    private func run(_ job: Job) {
-        state.value.waiting.append(job)
-        guard !state.value.busy else { return }
-        state.value.busy = true
-        while let next = state.value.nextJob() {
-            switch next {
-            case .input(let input):
-                let (actions, running, held) = state.value.handle(input)
-                record(running: running, held: held)
-                for action in actions { perform(action) }
-            case .work(let work):
-                work()
-            case .attach(let subscription):
-                state.value.inbound = subscription
-                subscription.request(.max(1))
-            case .detach:
-                state.value.inbound = nil
-            }
+    /// On the loop, in the job's turn.
+    private func carryOut(_ job: Job) {
+        switch job {
+        case .input(let input):
+            let (actions, running, held) = state.value.handle(input)
+            record(running: running, held: held)
+            for action in actions { perform(action) }
+        case .work(let work):
+            work()
         }
-        state.value.busy = false
     }
 
     /// Carries one action out (on the loop, no access to the state open while it calls out).
@@ -185,18 +168,21 @@ final class PipelineMultiplexer: Sendable {
 
         init(_ mux: PipelineMultiplexer) { self.mux = mux }
 
+        // On the loop, where the inbound subscription is kept; no access to the state is open
+        // when these come (`perform` calls out with none open).
         func receive(subscription: any Subscription) {
-            mux.run(.attach(subscription))
+            mux.state.value.inbound = subscription
+            subscription.request(.max(1))
         }
 
         func receive(_ input: WebSocketSession.Message) -> Subscribers.Demand {
-            mux.run(.input(Self.read(input)))
+            mux.handle(Self.read(input))
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Never>) {
-            mux.run(.detach)
-            mux.run(.input(.closed))
+            mux.state.value.inbound = nil
+            mux.handle(.closed)
         }
 
         /// A client frame as the machine takes it: read in one pass by the wire codec.
