@@ -24,8 +24,17 @@ enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownKeys(let keys, let path):
             let list = keys.map { "\"\($0)\"" }.joined(separator: ", ")
             let noun = keys.count == 1 ? "key" : "keys"
-            let hint = keys.contains { $0.lowercased().contains("token") }
-                ? " (the GitHub token is read from the GITHUB_TOKEN environment variable only)" : ""
+            var hints: [String] = []
+            if keys.contains(where: { $0.lowercased().contains("token") }) {
+                hints.append("the GitHub token is read from the GITHUB_TOKEN environment variable only")
+            }
+            // A known setting is reported unknown only when written at the top level, dotted.
+            if let misplaced = keys.first(where: { ConfigKey(rawValue: $0) != nil }),
+                let dot = misplaced.firstIndex(of: ".") {
+                let group = misplaced[..<dot], member = misplaced[misplaced.index(after: dot)...]
+                hints.append(#"a group's setting goes inside its object: "\#(group)": {"\#(member)": …}"#)
+            }
+            let hint = hints.isEmpty ? "" : " (" + hints.joined(separator: "; ") + ")"
             return "config file \(path) has unknown \(noun) \(list)\(hint)"
         case .invalidValue(let value, let source, let reason):
             return "invalid value \(value) for \(source): \(reason)"

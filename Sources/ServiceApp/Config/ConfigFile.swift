@@ -2,7 +2,9 @@ import Configuration
 import Foundation
 
 /// The settings of a JSON config file, flattened to `ConfigKey`s. Parsing rejects invalid JSON,
-/// a top level that is not an object, group keys that are not objects and unknown keys.
+/// a top level that is not an object, group keys that are not objects and unknown keys — a
+/// group's setting written at the top level under its dotted name (`"http.maxHeaderBytes"`)
+/// among them: it goes inside its group's object, so that no setting can be given twice.
 ///
 /// It is the file layer's swift-configuration snapshot: a value of the wrong type (`"8080"` for
 /// a port, `null`, `true` for a number) is an error, not absent.
@@ -29,7 +31,7 @@ struct ConfigFile: Sendable, Equatable {
         var unknown: [String] = []
         for (name, value) in members {
             guard ConfigKey.groups.contains(name) else {
-                if let key = ConfigKey(rawValue: name) { values[key] = value } else { unknown.append(name) }
+                if !name.contains("."), let key = ConfigKey(rawValue: name) { values[key] = value } else { unknown.append(name) }
                 continue
             }
             guard case .object(let groupMembers) = value else {

@@ -66,6 +66,16 @@ final class ConfigErrorTests: XCTestCase {
             #"config file config/service.json has unknown keys "extra", "http.maxHeaderByte", "portt""#)
     }
 
+    /// Regression (fuzzing): a group's setting could also be written at the top level under its
+    /// dotted name, so a file could give it twice — and which one won changed from parse to parse.
+    func testAGroupSettingAtTheTopLevelIsUnknownAndSaysWhereItGoes() {
+        let error = fileError(#"{"http.maxHeaderBytes": 10, "http": {"maxHeaderBytes": 16384}}"#)
+        XCTAssertEqual(error, .unknownKeys(["http.maxHeaderBytes"], path: path))
+        XCTAssertEqual(
+            error?.description,
+            #"config file config/service.json has unknown key "http.maxHeaderBytes" (a group's setting goes inside its object: "http": {"maxHeaderBytes": …})"#)
+    }
+
     func testGroupMustBeAnObject() {
         XCTAssertEqual(
             fileError(#"{"cache": 5}"#),
