@@ -112,9 +112,8 @@ final class HTTPConnectionHandler: ConnectionHandler, Sendable {
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, on connection: Connection) {
+    private func dispatch(_ request: consuming HTTPRequest, on connection: Connection) {
         guard state.value.machine.requestReceived() else { return }
-        var request = request
         request.peer = connection.remote
         connection.deadline = nil
         if let route = server.webSocketRoute(for: request) {
@@ -124,7 +123,7 @@ final class HTTPConnectionHandler: ConnectionHandler, Sendable {
         // http_request_duration_seconds{route}: from the request dispatched to its response ready
         // to be written (as Hummingbird's metrics middleware times its handlers).
         let started = DispatchTime.now().uptimeNanoseconds
-        let (resolution, duration) = server.router.resolveRoute(request)
+        let (resolution, duration) = server.router.resolveRoute(consume request)
         switch resolution {
         case .immediate(let handler, let request):
             let response = handler(request)
