@@ -34,8 +34,6 @@ public final class EventLoop: @unchecked Sendable {
     /// The thread has ended: timers are dropped, not queued (nothing would run them, and what
     /// their actions hold — often this loop — would be kept alive).
     private var timersEnded = false
-    /// The deadline the epoll's timer is armed for, if it has not expired yet.
-    private var armedDeadline: UInt64?
     /// The loop queued a task itself, or asked to stop, since its turn last took the tasks: it
     /// must not block in `epoll_wait` (tasks from other threads wake it instead). With this the
     /// turn takes the lock once, to take its tasks.
@@ -89,8 +87,8 @@ public final class EventLoop: @unchecked Sendable {
         let timer = LoopTimer()
         execute { [self] in
             guard !timersEnded else { return }
+            // The next `epoll_wait` times out for it (see `waitTimeout`).
             timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
-            armTimer(now: DispatchTime.now().uptimeNanoseconds)
         }
         return timer
     }
@@ -203,18 +201,17 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        Epoll.waitWithoutSlack()
         nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
         while true {
-            let ready = epoll.wait(timeoutMilliseconds: waitTimeout()) { event in
-                guard event.token < Epoll.timerToken, let handler = handlers[event.token] else { return }
+            let ready = epoll.wait(timeoutNanoseconds: waitTimeout()) { event in
+                guard event.token != Epoll.wakeToken, let handler = handlers[event.token] else { return }
                 handler.ready(event)
             }
             // Timers before tasks: what a timer hands the loop (a throttled result to write)
             // goes out in this turn, before the yield below.
             let now = DispatchTime.now().uptimeNanoseconds
-            if let next = timers.nextDeadline, next <= now || armedDeadline.map({ $0 <= now }) ?? true {
-                runTimers(now: now)
-            }
+            if let next = timers.nextDeadline, next <= now { runTimers(now: now) }
             if runTasks() { break }
             // After a busy turn (more than one descriptor ready), let other runnable threads on
             // this core go first (a no-op when there are none): the peer of a WebSocket on the
@@ -239,12 +236,13 @@ public final class EventLoop: @unchecked Sendable {
         waiters.forEach { $0.signal() }
     }
 
-    /// 0 when the loop queued tasks (or is to end), else until the next sweep.
-    private func waitTimeout() -> Int32 {
+    /// Nanoseconds to wait: 0 when the loop queued tasks (or is to end), else until the next
+    /// timer or sweep, whichever comes first.
+    private func waitTimeout() -> UInt64 {
         if mustNotBlock { return 0 }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard nextSweep > now else { return 0 }
-        return Int32((nextSweep - now + 999_999) / 1_000_000)
+        let next = min(nextSweep, timers.nextDeadline ?? .max)
+        return next > now ? next - now : 0
     }
 
     /// Runs the tasks queued so far; those they queue run on the next turn, after I/O. Returns
@@ -260,21 +258,9 @@ public final class EventLoop: @unchecked Sendable {
         return exit
     }
 
-    /// Runs the timers due at `now` (those they schedule for `now` or earlier too), then arms
-    /// the epoll's timer for the next.
+    /// Runs the timers due at `now` (those they schedule for `now` or earlier too).
     private func runTimers(now: UInt64) {
         while let action = timers.popDue(now: now) { action() }
-        armTimer(now: now)
-    }
-
-    /// Arms the epoll's timer for the earliest queued deadline unless it is armed for that or
-    /// earlier and has not expired. An expiry with nothing due (a cancelled timer) is harmless.
-    private func armTimer(now: UInt64) {
-        if let armed = armedDeadline, armed <= now { armedDeadline = nil }
-        guard let next = timers.nextDeadline else { return }
-        if let armed = armedDeadline, armed <= next { return }
-        epoll.armTimer(after: next > now ? next - now : 1)
-        armedDeadline = next
     }
 
     private func sweep(now: UInt64) {
