@@ -9,8 +9,8 @@ import WebSocketPublishers
 /// which order. Deadlines are only checked as lower bounds (a timer never runs early); how late
 /// one runs is for the benchmarks.
 final class EventLoopSchedulerTests: EventLoopTestCase {
-    /// A loop whose deadline sweep (which also ends `epoll_wait`) comes only after an hour, so a
-    /// timer that runs was woken for by the loop's timerfd.
+    /// A loop whose deadline sweep comes only after an hour, so a timer that runs was woken for
+    /// by its own deadline (the loop's wait times out at the earlier of the two).
     private func makeLoop() throws -> EventLoop {
         try makeLoop(label: "test.timers", sweep: .seconds(3600))
     }
