@@ -87,7 +87,7 @@ public final class EventLoop: @unchecked Sendable {
         let timer = LoopTimer()
         execute { [self] in
             guard !timersEnded else { return }
-            // The next `epoll_wait` times out for it (see `waitTimeout`).
+            // The loop's next wait times out for it (see `waitTimeout`).
             timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
         }
         return timer

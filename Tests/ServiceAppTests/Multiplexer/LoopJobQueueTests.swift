@@ -8,12 +8,25 @@ import XCTest
 /// The multiplexer's job queue: jobs from the loop and from other threads are carried out on the
 /// loop in the order they were handed over.
 final class LoopJobQueueTests: XCTestCase {
+    private var groups: [EventLoopGroup] = []
+
+    override func tearDown() {
+        groups.forEach { $0.stop() }
+        groups = []
+        super.tearDown()
+    }
+
+    /// A running loop (stopped after the test).
+    private func makeLoop() throws -> EventLoop {
+        let group = try EventLoopGroup(count: 1, label: "test.jobs")
+        groups.append(group)
+        return group.next()
+    }
+
     /// Regression (a marble diagram's lanes cleared mid-session): a job handed over on the loop
     /// ran at once, ahead of one another thread had handed over before it.
     func testAJobFromTheLoopWaitsForOneAnotherThreadHandedOverFirst() throws {
-        let group = try EventLoopGroup(count: 1, label: "test.jobs")
-        defer { group.stop() }
-        let loop = group.next()
+        let loop = try makeLoop()
         let queue = LoopJobQueue<String>(loop: loop)
         let done = Locked<[String]>([])
         let carryOut: @Sendable (String) -> Void = { job in
@@ -38,9 +51,7 @@ final class LoopJobQueueTests: XCTestCase {
 
     /// A job handed over while another is being carried out runs after it, not inside it.
     func testAJobHandedOverByAJobRunsAfterIt() throws {
-        let group = try EventLoopGroup(count: 1, label: "test.jobs.nested")
-        defer { group.stop() }
-        let loop = group.next()
+        let loop = try makeLoop()
         let queue = LoopJobQueue<Int>(loop: loop)
         let log = Locked<[String]>([])
         let finished = expectation(description: "carried out")
