@@ -12,6 +12,9 @@ final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let cacheHits: Metrics.Counter
     private let retries: Metrics.Counter
+    /// `github_cache_served_total{source}`, one counter per source, made once: a fresh answer
+    /// (most lookups under load) only increments it.
+    private let servedFromCache: [CachedAnswer<GithubUser>.Source: Metrics.Counter]
     /// The process's own metrics, which the `metrics` service samples.
     let process: ProcessMetrics
 
@@ -21,6 +24,9 @@ final class ServiceMetrics: Sendable {
         registry = ServiceMetrics.shared
         cacheHits = Counter(label: "github_cache_hits_total")
         retries = Counter(label: "github_retries_total")
+        servedFromCache = Dictionary(uniqueKeysWithValues: [CachedAnswer<GithubUser>.Source.fresh, .stale].map {
+            ($0, Counter(label: "github_cache_served_total", dimensions: [("source", $0.rawValue)]))
+        })
         process = ProcessMetrics()
     }
 
@@ -41,9 +47,10 @@ final class ServiceMetrics: Sendable {
             onCacheHit: { [cacheHits] in cacheHits.increment() },
             // github_cache_hits_total: every answer from the cache (fresh, stale, or confirmed by a
             // 304); github_cache_served_total{source}: the fresh and stale ones by source.
-            onServedFromCache: { [cacheHits] source in
+            onServedFromCache: { [cacheHits, servedFromCache] source in
                 cacheHits.increment()
-                Counter(label: "github_cache_served_total", dimensions: [("source", source.rawValue)]).increment()
+                let counter = servedFromCache[source] ?? Counter(label: "github_cache_served_total", dimensions: [("source", source.rawValue)])
+                counter.increment()
             },
             onPause: { resource, kind, seconds in
                 Counter(label: "github_rate_limit_pauses_total", dimensions: [("resource", resource), ("kind", kind.rawValue)]).increment()
