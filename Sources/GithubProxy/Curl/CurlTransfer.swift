@@ -161,26 +161,38 @@ final class CurlTransfer: Sendable {
         return accepted ? count : 0  // 0 makes curl stop the transfer
     }
 
+    /// One header line as libcurl hands it (CRLF included): the status line starts a new
+    /// response; a field is kept with its name and value trimmed of optional whitespace. Read
+    /// as bytes: HTTP's separators and whitespace are ASCII.
     fileprivate func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }.trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            // A new response (after a redirect or 100 Continue): start over.
-            let parts = line.split(separator: " ", maxSplits: 2)
-            var fresh = Received()
-            fresh.httpVersion = String(parts.first ?? "HTTP/1.1")
-            fresh.statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            state.withLock { state in
-                fresh.exceededLimit = state.received.exceededLimit
-                state.received = fresh
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { start in
+            let line = Self.trimmed(UnsafeBufferPointer(start: start, count: count)[...])
+            if line.starts(with: "HTTP/".utf8) {
+                // A new response (after a redirect or 100 Continue): start over.
+                let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+                var fresh = Received()
+                fresh.httpVersion = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? "HTTP/1.1"
+                fresh.statusCode = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
+                state.withLock { state in
+                    fresh.exceededLimit = state.received.exceededLimit
+                    state.received = fresh
+                }
+            } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
+                let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+                state.withLock { $0.received.headers.append((name, value)) }
             }
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            state.withLock { $0.received.headers.append((name, value)) }
         }
         return count
+    }
+
+    /// `bytes` without the spaces, tabs, CRs and LFs at either end.
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[first...last]
     }
 }
 
