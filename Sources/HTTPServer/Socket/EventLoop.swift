@@ -26,8 +26,7 @@ public final class EventLoop: @unchecked Sendable {
     private let label: String
     private let sweepInterval: Duration
     private var nextSweep: UInt64 = 0
-    private var handlers: [UInt64: any IOHandler] = [:]
-    private var nextToken: UInt64 = 0
+    private var handlers = IOHandlerTable()
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
     private var spareTasks: [@Sendable () -> Void] = []
     private var timers = LoopTimerQueue()
@@ -162,10 +161,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Watches `descriptor` for `interest`; returns the token to change or end the registration.
     func register(_ descriptor: Int32, interest: IOInterest, handler: any IOHandler) throws(SocketError) -> UInt64 {
-        let token = nextToken
-        nextToken += 1
-        try epoll.add(descriptor, interest: interest, token: token)
-        handlers[token] = handler
+        let token = handlers.insert(handler)
+        do {
+            try epoll.add(descriptor, interest: interest, token: token)
+        } catch {
+            handlers.remove(token)
+            throw error
+        }
         return token
     }
 
@@ -176,7 +178,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Stops watching `descriptor`; call before closing it.
     func deregister(_ descriptor: Int32, token: UInt64) {
         epoll.remove(descriptor)
-        handlers.removeValue(forKey: token)
+        handlers.remove(token)
     }
 
     // MARK: Deadlines (on the loop)
