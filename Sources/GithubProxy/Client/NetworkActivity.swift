@@ -75,7 +75,6 @@ public final class NetworkActivity: Sendable {
     /// is still delivering wait for it, so a result written straight away could overtake its
     /// activity's `true`; written through here, it cannot.
     public func deliverInOrder(_ work: @escaping @Sendable () -> Void) {
-        handoff.enqueue(.work(work))
-        handoff.deliverQueued()
+        handoff.deliver(.work(work))
     }
 }
