@@ -12,7 +12,8 @@ extension GithubClient {
     ///
     /// - input shorter than `minLength` → `too_short`, without a request (the seed's `Just([])`);
     /// - not a valid login → `invalid`, without a request;
-    /// - else `userAnswer(login:activity:)`: the cache while fresh (no request, no activity),
+    /// - else `userAnswer(login:activity:)`: the cache while fresh (no request, no activity; a copy
+    ///   fresh when the lookup is made is its answer whenever it is subscribed),
     ///   else the upstream lookup with `activity` told when it starts and when it completes or is
     ///   cancelled (the seed's `handleEvents` feeding `networkActivityPublisher`), caught into an
     ///   empty list with the matching status — or the stale copy when the upstream failed.
@@ -29,9 +30,12 @@ extension GithubClient {
         guard GithubLogin.isValid(username) else {
             return Just(LookupResult(query: username, status: .invalid)).eraseToAnyPublisher()
         }
+        // A fresh copy (most lookups under load) is the answer, without the stages' subscriptions
+        // (what it would be through them, as `userAnswer` serves it), looked up now: a pipeline
+        // subscribes the lookup as it makes it. Otherwise the cache is asked again when the
+        // lookup is subscribed.
+        if let result = freshResult(username: username, retries: retries) { return Just(result).eraseToAnyPublisher() }
         return Deferred { [self] () -> AnyPublisher<LookupResult, Never> in
-            // A fresh copy (most lookups under load) is the answer at once, without the stages'
-            // subscriptions; what it would be through them, as `userAnswer` serves it.
             if let result = freshResult(username: username, retries: retries) { return Just(result).eraseToAnyPublisher() }
             return userAnswer(login: username, activity: activity, quota: quota)
                 .retry(retries)

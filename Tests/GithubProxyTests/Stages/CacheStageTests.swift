@@ -22,7 +22,8 @@ final class CacheStageTests: FakeGithubTestCase {
     }
 
     /// `retrieveGithubUser` answers a fresh copy at subscription, once per subscription, counted
-    /// once as served fresh, with the result the stages would give; a remembered 404 with retries
+    /// once as served fresh, with the result the stages would give (a copy already fresh when the
+    /// lookup is made is its answer, looked up then); a remembered 404 with retries
     /// goes through the stages, served once per attempt, still without a request.
     func testALookupOfAFreshCopyIsAnsweredAtOnceAndCountedOnce() {
         let served = Box<[CachedAnswer<GithubUser>.Source]>([])
@@ -33,6 +34,11 @@ final class CacheStageTests: FakeGithubTestCase {
                        "the cache is read when the lookup is subscribed to, not when it is made")
         XCTAssertEqual(outcome(of: lookup).values.count, 1)
         XCTAssertEqual(served.value, [.fresh, .fresh])
+        let madeWhileFresh = client.retrieveGithubUser(username: "heckj")
+        client.cache.remove("heckj")
+        XCTAssertEqual(outcome(of: madeWhileFresh).values, [LookupResult(query: "heckj", status: .found, users: [.sample("heckj")])],
+                       "a copy fresh when the lookup is made is its answer")
+        XCTAssertEqual(served.value, [.fresh, .fresh, .fresh])
         _ = client.cache.storeNotFound(for: "nobody")
         served.mutate { $0 = [] }
         for retries in [0, 2] {
