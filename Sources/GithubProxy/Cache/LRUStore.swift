@@ -1,14 +1,19 @@
 /// A least-recently-used map bounded by entry count and by bytes, O(1) per get, put and
-/// eviction at any capacity: a dictionary of slot indices over a doubly linked list kept in one
-/// array (no per-entry allocation beyond the key and value themselves). Not thread-safe: its
-/// owner locks.
+/// eviction at any capacity: a dictionary of slot indices over a doubly linked list kept in an
+/// array beside the entries' (no per-entry allocation beyond the key and value themselves). Not
+/// thread-safe: its owner locks.
 struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Slot {
+    private struct Entry {
         var key: Key
         var value: Value
         var bytes: Int
-        var previous: Int
-        var next: Int
+    }
+
+    /// A slot's neighbours in recency order (-1: none), apart from its entry, so that
+    /// reordering never copies a key or a value.
+    private struct Links {
+        var previous = -1
+        var next = -1
     }
 
     /// Entries kept at most.
@@ -16,7 +21,10 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The sum of the entries' `bytes` kept at most.
     let maxBytes: Int
     private var index: [Key: Int] = [:]
-    private var slots: [Slot?] = []
+    /// By slot; nil for a free slot.
+    private var entries: [Entry?] = []
+    /// By slot, beside `entries`.
+    private var links: [Links] = []
     private var free: [Int] = []
     /// Most recently used.
     private var head = -1
@@ -35,17 +43,17 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     mutating func get(_ key: Key) -> Value? {
         guard let position = index[key] else { return nil }
         moveToFront(position)
-        return slots[position]?.value
+        return entries[position]?.value
     }
 
     /// The value for `key` without touching its recency.
     func peek(_ key: Key) -> Value? {
-        index[key].flatMap { slots[$0]?.value }
+        index[key].flatMap { entries[$0]?.value }
     }
 
     /// The byte count `key` was stored with.
     func bytes(of key: Key) -> Int? {
-        index[key].flatMap { slots[$0]?.bytes }
+        index[key].flatMap { entries[$0]?.bytes }
     }
 
     /// Stores `value` as the most recently used entry, evicting least recently used ones until
@@ -59,19 +67,20 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return 0
         }
         if let position = index[key] {
-            self.bytes += bytes - (slots[position]?.bytes ?? 0)
-            slots[position]?.value = value
-            slots[position]?.bytes = bytes
+            self.bytes += bytes - (entries[position]?.bytes ?? 0)
+            entries[position]?.value = value
+            entries[position]?.bytes = bytes
             moveToFront(position)
         } else {
-            let slot = Slot(key: key, value: value, bytes: bytes, previous: -1, next: -1)
+            let entry = Entry(key: key, value: value, bytes: bytes)
             let position: Int
             if let reused = free.popLast() {
                 position = reused
-                slots[position] = slot
+                entries[position] = entry
             } else {
-                position = slots.count
-                slots.append(slot)
+                position = entries.count
+                entries.append(entry)
+                links.append(Links())
             }
             index[key] = position
             self.bytes += bytes
@@ -79,7 +88,7 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         var evicted = 0
         while index.count > capacity || self.bytes > maxBytes, tail != -1 {
-            guard let key = slots[tail]?.key else { break }
+            guard let key = entries[tail]?.key else { break }
             remove(key)
             evicted += 1
         }
@@ -89,12 +98,12 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Forgets `key`; returns its value.
     @discardableResult
     mutating func remove(_ key: Key) -> Value? {
-        guard let position = index.removeValue(forKey: key), let slot = slots[position] else { return nil }
+        guard let position = index.removeValue(forKey: key), let entry = entries[position] else { return nil }
         unlink(position)
-        bytes -= slot.bytes
-        slots[position] = nil
+        bytes -= entry.bytes
+        entries[position] = nil
         free.append(position)
-        return slot.value
+        return entry.value
     }
 
     private mutating func moveToFront(_ position: Int) {
@@ -104,16 +113,15 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private mutating func linkFront(_ position: Int) {
-        slots[position]?.previous = -1
-        slots[position]?.next = head
-        if head != -1 { slots[head]?.previous = position }
+        links[position] = Links(previous: -1, next: head)
+        if head != -1 { links[head].previous = position }
         head = position
         if tail == -1 { tail = position }
     }
 
     private mutating func unlink(_ position: Int) {
-        guard let slot = slots[position] else { return }
-        if slot.previous != -1 { slots[slot.previous]?.next = slot.next } else { head = slot.next }
-        if slot.next != -1 { slots[slot.next]?.previous = slot.previous } else { tail = slot.previous }
+        let slot = links[position]
+        if slot.previous != -1 { links[slot.previous].next = slot.next } else { head = slot.next }
+        if slot.next != -1 { links[slot.next].previous = slot.previous } else { tail = slot.previous }
     }
 }
