@@ -24,7 +24,8 @@ extension GithubClient {
     public func retrieveGithubUser(
         username: String, activity: NetworkActivity? = nil, quota: (any UpstreamQuota)? = nil, retries: Int = 0
     ) -> AnyPublisher<LookupResult, Never> {
-        guard username.count >= configuration.minLength else {
+        // At least `minLength` characters, counted no further than that.
+        guard username.index(username.startIndex, offsetBy: max(0, configuration.minLength), limitedBy: username.endIndex) != nil else {
             return Just(LookupResult(query: username, status: .tooShort)).eraseToAnyPublisher()
         }
         guard GithubLogin.isValid(username) else {
@@ -50,7 +51,7 @@ extension GithubClient {
     /// fresh; nil when there is none, or when it is a remembered `404` to be retried (`retries`
     /// > 0: the stages serve it, once per attempt).
     private func freshResult(username: String, retries: Int) -> LookupResult? {
-        guard let entry = cache.fresh(for: username.lowercased()), entry.value != nil || retries == 0 else { return nil }
+        guard let entry = cache.fresh(for: username), entry.value != nil || retries == 0 else { return nil }
         events.served(.fresh)
         guard let user = entry.value else { return LookupResult(query: username, failure: .notFound) }
         return LookupResult(query: username, status: .found, users: [user])

@@ -6,15 +6,17 @@ public enum GithubLogin {
 
     /// Whether `candidate` is a valid GitHub login.
     public static func isValid(_ candidate: String) -> Bool {
-        let bytes = Array(candidate.utf8)
-        guard (1...maxLength).contains(bytes.count), bytes.first != hyphen, bytes.last != hyphen else { return false }
-        var previous: UInt8 = 0
-        for byte in bytes {
-            let alphanumeric = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-            guard alphanumeric || (byte == hyphen && previous != hyphen) else { return false }
-            previous = byte
+        var candidate = candidate
+        return candidate.withUTF8 { bytes in
+            guard (1...maxLength).contains(bytes.count), bytes.first != hyphen, bytes.last != hyphen else { return false }
+            var previous: UInt8 = 0
+            for byte in bytes {
+                let alphanumeric = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                guard alphanumeric || (byte == hyphen && previous != hyphen) else { return false }
+                previous = byte
+            }
+            return true
         }
-        return true
     }
 
     private static let hyphen = UInt8(ascii: "-")
