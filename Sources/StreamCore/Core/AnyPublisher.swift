@@ -1,6 +1,10 @@
 /// A publisher that performs type erasure by wrapping another publisher.
+///
+/// The wrapped publisher sits in a class box whose generic `receive(subscriber:)` the box of
+/// each publisher type overrides (as Apple's Combine and OpenCombine do): a subscriber reaches
+/// the publisher as it is, without an `AnySubscriber` (four closures) in between.
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
-    @usableFromInline let subscribeBody: (AnySubscriber<Output, Failure>) -> Void
+    @usableFromInline let box: PublisherBoxBase<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     @inlinable
@@ -8,7 +12,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         if let erased = publisher as? AnyPublisher<Output, Failure> {
             self = erased
         } else {
-            subscribeBody = { publisher.receive(subscriber: $0) }
+            box = PublisherBox(publisher)
         }
     }
 
@@ -16,7 +20,35 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribeBody(AnySubscriber(subscriber))
+        box.receive(subscriber: subscriber)
+    }
+}
+
+/// What every `AnyPublisher` box answers: a subscriber, of any type.
+@usableFromInline
+class PublisherBoxBase<Output, Failure: Error> {
+    @inlinable init() {}
+
+    @usableFromInline
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        preconditionFailure("PublisherBox overrides receive(subscriber:)")
+    }
+}
+
+/// The box of one publisher type.
+@usableFromInline
+final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Failure> {
+    @usableFromInline let base: Base
+
+    @inlinable
+    init(_ base: Base) {
+        self.base = base
+        super.init()
+    }
+
+    @inlinable
+    override func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
+        base.receive(subscriber: subscriber)
     }
 }
 
