@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "StreamCore", package: root),
                 .product(name: "HTTPServer", package: root),
                 .product(name: "PipelineWire", package: root),
+                .product(name: "GithubProxy", package: root),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The regression gate (`make bench-check`; CI runs it). The gated cases of Sources/GateCases
-# (StreamCore's operators; HTTPServer's request parser, response writer, router and WebSocket
-# frame codec), release build, against the thresholds committed in Benchmarks/Thresholds/:
+# (StreamCore's operators; GithubProxy's cached lookup; HTTPServer's request parser, response
+# writer, router and WebSocket frame codec; the /ws/pipelines codec), release build, against the thresholds committed in Benchmarks/Thresholds/:
 #
 #   instructions per operation: each case under callgrind (GateInstructions: collection on around
 #     OPERATIONS operations only, after one uncounted batch), against Thresholds/instructions.tsv.

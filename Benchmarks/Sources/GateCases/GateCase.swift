@@ -30,7 +30,8 @@ public struct GateCase: Sendable {
 }
 
 extension GateCase {
-    /// Every case: StreamCore's, each followed by OpenCombine's same case, then HTTPServer's (its
+    /// Every case: StreamCore's, each followed by OpenCombine's same case, GithubProxy's cached
+    /// lookup, then HTTPServer's (its
     /// codecs and the /ws/pipelines wire codec).
     public static let all: [GateCase] = [
         GateCase("StreamCore", "StreamCore.chain") { StreamCoreCases.Chain() },
@@ -48,6 +49,8 @@ extension GateCase {
         // What a disabled `trace` stage after every operator costs (compare with StreamCore.chain;
         // OpenCombine has no `trace`).
         GateCase("StreamCore", "StreamCore.chainTracedOff") { StreamCoreCases.TracedOffChain() },
+        // The keystroke pipeline's lookup answered by the cache, on GithubProxy and StreamCore.
+        GateCase("StreamCore", "GithubProxy.freshLookup") { GithubProxyCases.FreshLookup() },
 
         GateCase("HTTPServer", "HTTPRequestParser.browserKeepAlive") { HTTPCases.Parser(request: HTTPCases.browserRequest) },
         GateCase("HTTPServer", "HTTPRequestParser.minimalKeepAlive") { HTTPCases.Parser(request: HTTPCases.minimalRequest) },
