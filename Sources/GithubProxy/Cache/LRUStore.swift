@@ -43,7 +43,8 @@ struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     mutating func get(_ key: Key) -> Value? {
         guard let position = index[key] else { return nil }
         moveToFront(position)
-        return entries[position]?.value
+        // Through the buffer: the value is copied out, not the whole entry first.
+        return entries.withUnsafeBufferPointer { $0[position]?.value }
     }
 
     /// The value for `key` without touching its recency.
