@@ -8,10 +8,14 @@ import StreamCore
 /// request in flight); a binary frame closes the session with 1003. `?trace=1` adds the traces.
 enum PipelineSession {
     static func attach(_ session: WebSocketSession, to pipeline: PipelineDescriptor, context: PipelineDescriptor.Context) {
-        let send: @Sendable (String) -> Void = { [weak session] text in session?.send(.text(text)) }
+        // The closures hold the session strongly: it holds its connection's handler only
+        // weakly, so nothing here keeps the connection alive, and a send after the socket
+        // closed does nothing. (A weak reference would cost every send a weak load, and every
+        // retain of the session the slow path of an object with weak references.)
+        let send: @Sendable (String) -> Void = { text in session.send(.text(text)) }
         let output = PipelineInstance.Output(
             event: send, trace: PipelineTracer.isRequested(by: session.request) ? send : nil,
-            afterWritten: { [weak session] body in session?.afterPendingSends(body) }
+            afterWritten: { body in session.afterPendingSends(body) }
         )
         let instance = pipeline.start(context, context.fairUse.quota(for: session.request), output)
         // The session holds this subscriber until the socket closes.
@@ -22,7 +26,7 @@ enum PipelineSession {
     /// instance when they end. (One object where a `Sink` would hold two closures around the
     /// instance's: an idle session is mostly what it allocates.)
     private final class Input: Subscriber {
-        private weak var session: WebSocketSession?
+        private let session: WebSocketSession
         private let instance: PipelineInstance
 
         init(session: WebSocketSession, instance: PipelineInstance) {
@@ -35,7 +39,7 @@ enum PipelineSession {
         func receive(_ message: WebSocketSession.Message) -> Subscribers.Demand {
             switch message {
             case .text(let text): instance.receive(text)
-            case .binary: session?.close(code: .unsupportedData, reason: "binary frames are not accepted")
+            case .binary: session.close(code: .unsupportedData, reason: "binary frames are not accepted")
             }
             return .none
         }
