@@ -276,6 +276,9 @@ final class HTTPConnectionHandler: ConnectionHandler, Sendable {
         var out: [UInt8] = []
         state.value.serializer.serialize(accepted.response, context: .init(request: request), into: &out)
         connection.write(out)
+        // A failed write closed the connection: no session starts (its handler would never be
+        // told of a close, and the session would hold it for good).
+        guard !connection.isClosed else { return }
         let deflate = accepted.deflate.flatMap {
             PerMessageDeflate(parameters: $0, configuration: route.handshake.deflate ?? PerMessageDeflateConfiguration())
         }

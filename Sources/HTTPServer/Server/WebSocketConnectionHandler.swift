@@ -215,6 +215,9 @@ final class WebSocketConnectionHandler: ConnectionHandler, Sendable {
         let (observers, closed) = state.value.takeObserversAndCloseHook()
         for observer in observers { observer.sessionClosed() }
         events.webSocketSessions.decrement()
+        // The session stops reaching this handler: sends from now on do nothing, and neither
+        // keeps the other alive.
+        session.handler = nil
         closed?()
     }
 }

@@ -23,25 +23,24 @@ public final class WebSocketSession: Sendable {
     /// How many messages a writer that follows back pressure asks for at first, before the
     /// socket has taken any (`WebSocketConfiguration.outboundWindow`).
     public let outboundWindow: Int
-    /// The connection's handler while it lives: only on the loop.
-    private let connectionHandler: LoopBound<WeakHandler>
-
-    private struct WeakHandler {
-        weak var handler: WebSocketConnectionHandler?
-    }
+    /// The connection's handler until the connection closes (the handler then lets go of it,
+    /// which ends the cycle the two form): only on the loop. Strong, not weak: a weak reference
+    /// would send every retain and release of the handler, several per frame, down the slow
+    /// path of an object with a side table.
+    private let connectionHandler: LoopBound<WebSocketConnectionHandler?>
 
     /// Created on `loop`; `handler` is set by the handler that creates the session.
     init(request: HTTPRequest, loop: EventLoop, outboundWindow: Int) {
         self.request = request
         self.loop = loop
         self.outboundWindow = outboundWindow
-        connectionHandler = LoopBound(WeakHandler(), loop: loop)
+        connectionHandler = LoopBound(nil, loop: loop)
     }
 
-    /// The connection's handler, nil once it is gone (on the loop).
+    /// The connection's handler, nil once the connection has closed (on the loop).
     var handler: WebSocketConnectionHandler? {
-        get { connectionHandler.value.handler }
-        set { connectionHandler.value.handler = newValue }
+        get { connectionHandler.value }
+        set { connectionHandler.value = newValue }
     }
 
     /// Hands the client's messages to `reader`, the session's one reader: its calls come on the

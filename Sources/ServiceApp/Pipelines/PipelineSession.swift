@@ -8,10 +8,10 @@ import StreamCore
 /// request in flight); a binary frame closes the session with 1003. `?trace=1` adds the traces.
 enum PipelineSession {
     static func attach(_ session: WebSocketSession, to pipeline: PipelineDescriptor, context: PipelineDescriptor.Context) {
-        // The closures hold the session strongly: it holds its connection's handler only
-        // weakly, so nothing here keeps the connection alive, and a send after the socket
-        // closed does nothing. (A weak reference would cost every send a weak load, and every
-        // retain of the session the slow path of an object with weak references.)
+        // The closures hold the session strongly: it lets go of its connection's handler when
+        // the socket closes, so nothing here keeps the connection alive, and a send after the
+        // socket closed does nothing. (A weak reference would cost every send a weak load, and
+        // every retain of the session the slow path of an object with weak references.)
         let send: @Sendable (String) -> Void = { text in session.send(.text(text)) }
         let output = PipelineInstance.Output(
             event: send, trace: PipelineTracer.isRequested(by: session.request) ? send : nil,
