@@ -1,6 +1,7 @@
 import Foundation
 import GithubProxy
 import HTTPServer
+import Locking
 import Metrics
 import Prometheus
 
@@ -15,6 +16,12 @@ final class ServiceMetrics: Sendable {
     /// `github_cache_served_total{source}`, one counter per source, made once: a fresh answer
     /// (most lookups under load) only increments it.
     private let servedFromCache: [CachedAnswer<GithubUser>.Source: Metrics.Counter]
+    /// `github_upstream_requests_total{outcome}`, each made at its outcome's first request and
+    /// kept here: a request looks its counter up in this dictionary, not in the registry.
+    private let upstreamRequests = Locked<[String: Metrics.Counter]>([:])
+    private let upstreamDuration: Metrics.Timer
+    private let upstreamQueueWait: Metrics.Timer
+    private let upstreamQueueLength: Metrics.Gauge
     /// The process's own metrics, which the `metrics` service samples.
     let process: ProcessMetrics
 
@@ -27,6 +34,9 @@ final class ServiceMetrics: Sendable {
         servedFromCache = Dictionary(uniqueKeysWithValues: [CachedAnswer<GithubUser>.Source.fresh, .stale].map {
             ($0, Counter(label: "github_cache_served_total", dimensions: [("source", $0.rawValue)]))
         })
+        upstreamDuration = Metrics.Timer(label: "github_upstream_request_duration_seconds")
+        upstreamQueueWait = Metrics.Timer(label: "github_upstream_queue_wait_seconds")
+        upstreamQueueLength = Gauge(label: "github_upstream_queue_length")
         process = ProcessMetrics()
     }
 
@@ -36,12 +46,9 @@ final class ServiceMetrics: Sendable {
     /// Hooks that count what the GitHub client does.
     var githubEvents: GithubClientEvents {
         GithubClientEvents(
-            onRequest: { outcome, duration in
-                Counter(label: "github_upstream_requests_total", dimensions: [("outcome", outcome)]).increment()
-                if let duration {
-                    Metrics.Timer(label: "github_upstream_request_duration_seconds")
-                        .recordNanoseconds(Int64(duration / .nanoseconds(1)))
-                }
+            onRequest: { [self] outcome, duration in
+                upstreamRequestsCounter(outcome).increment()
+                if let duration { upstreamDuration.recordNanoseconds(Int64(duration / .nanoseconds(1))) }
             },
             onRetry: { [retries] _, _ in retries.increment() },
             onCacheHit: { [cacheHits] in cacheHits.increment() },
@@ -58,6 +65,15 @@ final class ServiceMetrics: Sendable {
                     .record(Date().timeIntervalSince1970 + Double(seconds))
             }
         )
+    }
+
+    /// `github_upstream_requests_total{outcome}`: made at the outcome's first request (outside the
+    /// lock: the registry takes its own, and gives two threads making it at once the same one).
+    private func upstreamRequestsCounter(_ outcome: String) -> Metrics.Counter {
+        if let counter = upstreamRequests.withLock({ $0[outcome] }) { return counter }
+        let counter = Counter(label: "github_upstream_requests_total", dimensions: [("outcome", outcome)])
+        upstreamRequests.withLock { $0[outcome] = counter }
+        return counter
     }
 
     /// Records how late a pipeline's timer fired against its deadline.
@@ -88,9 +104,9 @@ final class ServiceMetrics: Sendable {
     /// Records one upstream request's wait for a slot under `upstream.maxConcurrentRequests`
     /// and the queue length after it.
     var upstreamWaited: @Sendable (Duration, Int) -> Void {
-        { wait, queued in
-            Metrics.Timer(label: "github_upstream_queue_wait_seconds").recordNanoseconds(Int64(wait / .nanoseconds(1)))
-            Gauge(label: "github_upstream_queue_length").record(queued)
+        { [upstreamQueueWait, upstreamQueueLength] wait, queued in
+            upstreamQueueWait.recordNanoseconds(Int64(wait / .nanoseconds(1)))
+            upstreamQueueLength.record(queued)
         }
     }
 
