@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "SharedStateTests", dependencies: ["SharedState", "StreamCore", "HTTPTestSupport"]),
         .testTarget(
             name: "GithubProxyTests",
-            dependencies: ["GithubProxy", "SharedState", "StreamCore", "FakeGithub", "HTTPTestSupport"]
+            dependencies: ["GithubProxy", "SharedState", "StreamCore", "FakeGithub", "HTTPServer", "HTTPTestSupport"]
         ),
         // FakeGithub as a standalone process (`--port`, `--demo`, `--help`), for `make demo`,
         // scripts/schemathesis.sh and scripts/container-test.sh.

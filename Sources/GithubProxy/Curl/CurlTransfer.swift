@@ -32,11 +32,14 @@ final class CurlTransfer: Sendable {
     }
 
     let request: URLRequest
+    /// The request's URL as handed to curl.
+    private let requestedURL: String?
     private let maxResponseBytes: Int
     private let state: Locked<State>
 
     init(request: URLRequest, maxResponseBytes: Int, completion: @escaping Completion) {
         self.request = request
+        requestedURL = request.url?.absoluteString
         self.maxResponseBytes = maxResponseBytes
         state = Locked(State(completion: completion))
     }
@@ -56,7 +59,7 @@ final class CurlTransfer: Sendable {
     /// The handle is made inside the lock, so that it is the state's from the start (setting
     /// options calls none of the callbacks).
     func configure(_ settings: CurlHTTPClient.Configuration) -> UnsafeMutableRawPointer? {
-        guard let url = request.url?.absoluteString else { return nil }
+        guard let url = requestedURL else { return nil }
         return state.withLock { state -> UnsafeMutableRawPointer? in
             guard let easy = curl_easy_init() else { return nil }
             let context = Unmanaged.passUnretained(self).toOpaque()
@@ -140,10 +143,12 @@ final class CurlTransfer: Sendable {
     /// The URL the transfer ended at (after redirects); the easy handle is freed only after this.
     private func effectiveURL(_ easy: UnsafeMutableRawPointer?) -> URL? {
         var pointer: UnsafeMutablePointer<CChar>?
-        if let easy, ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer {
-            return URL(string: String(cString: pointer)) ?? request.url
+        guard let easy, ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else {
+            return request.url
         }
-        return request.url
+        // Not redirected: the request's own URL, without parsing it again.
+        if let requestedURL, requestedURL.withCString({ strcmp($0, pointer) == 0 }) { return request.url }
+        return URL(string: String(cString: pointer)) ?? request.url
     }
 
     fileprivate func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
