@@ -31,14 +31,10 @@ public final class CurlHTTPClient: Sendable {
 
     public let configuration: Configuration
     private let multi: CurlMulti
-    /// Where completions are delivered: never on the curl thread, so slow subscribers do not
-    /// stall other transfers.
-    let callbackQueue: DispatchQueue
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         multi = CurlMulti(settings: configuration)
-        callbackQueue = DispatchQueue(label: "curl-callbacks", attributes: .concurrent)
     }
 
     deinit { multi.shutdown() }
@@ -47,19 +43,21 @@ public final class CurlHTTPClient: Sendable {
     /// of a graceful shutdown); requests started afterwards fail at once. Idempotent.
     public func shutdown() { multi.shutdown() }
 
-    /// Starts a request; `completion` runs once on `callbackQueue` unless the returned token is
-    /// cancelled first, which aborts the transfer at once.
+    /// Starts a request; `completion` runs once, on the client's driver thread, unless the
+    /// returned token is cancelled first, which aborts the transfer at once. Completions run one
+    /// at a time there, as URLSession's run on its serial delegate queue: what takes long belongs
+    /// on another thread, or the other transfers wait for it.
     func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<(data: Data, response: HTTPURLResponse), URLError>) -> Void
     ) -> CurlTransferToken {
-        let queue = callbackQueue
-        let transfer = CurlTransfer(request: request, maxResponseBytes: configuration.maxResponseBytes) { result in
-            queue.async { completion(result) }
-        }
+        let transfer = CurlTransfer(request: request, maxResponseBytes: configuration.maxResponseBytes, completion: completion)
         multi.add(transfer)
         return CurlTransferToken(transfer: transfer, multi: multi)
     }
+
+    /// Whether the caller runs on this client's driver thread, where its transfers complete.
+    var isDriverThread: Bool { multi.isDriverThread }
 
     /// Easy handles currently allocated by every client in the process (for leak checks).
     public static var liveEasyHandles: Int { easyHandles.load(ordering: .relaxed) }

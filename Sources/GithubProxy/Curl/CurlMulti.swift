@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Locking
+import Synchronization
 
 /// One curl multi handle and the thread that drives it.
 ///
@@ -11,6 +12,9 @@ import Locking
 ///
 /// What other threads share with the driver is in `handover`'s lock; what only the driver
 /// touches (the transfers in the multi handle) is a local of its thread, `Driver`.
+///
+/// Transfers complete on the driver thread (`CurlTransfer.complete`), which may start, cancel
+/// or shut down from there: each only queues its request in `handover`.
 final class CurlMulti: Sendable {
     /// What the other threads hand the driver thread.
     private struct Handover {
@@ -26,6 +30,8 @@ final class CurlMulti: Sendable {
     private let handover: Locked<Handover>
     private let settings: CurlHTTPClient.Configuration
     private let stopped = DispatchSemaphore(value: 0)
+    /// The driver thread's `pthread_self()`, once it runs (0 before).
+    private let driverThread = Atomic<UInt>(0)
 
     init(settings: CurlHTTPClient.Configuration) {
         CurlMulti.globalInit
@@ -39,7 +45,8 @@ final class CurlMulti: Sendable {
         thread.start()
     }
 
-    /// Starts `transfer`; after `shutdown` it fails at once (`CURLE_FAILED_INIT`).
+    /// Starts `transfer`; after `shutdown` it fails at once (`CURLE_FAILED_INIT`), though never
+    /// inside this call: the caller may hold the lock its completion takes.
     func add(_ transfer: CurlTransfer) {
         let accepted = handover.withLock { handover in
             guard !handover.stopping else { return false }
@@ -48,7 +55,7 @@ final class CurlMulti: Sendable {
             return true
         }
         if !accepted {
-            transfer.complete(CURLE_FAILED_INIT)
+            DispatchQueue.global().async { transfer.complete(CURLE_FAILED_INIT) }
         }
     }
 
@@ -63,7 +70,8 @@ final class CurlMulti: Sendable {
     }
 
     /// Aborts every transfer and stops the thread; returns once it has stopped. Calls after the
-    /// first return at once.
+    /// first return at once. Called on the driver thread (a completion that releases the last
+    /// reference to its client), it returns at once and the thread stops after that completion.
     func shutdown() {
         let first = handover.withLock { handover in
             guard !handover.stopping else { return false }
@@ -71,11 +79,15 @@ final class CurlMulti: Sendable {
             curl_multi_wakeup(handover.multi)
             return true
         }
-        if first { stopped.wait() }
+        if first && !isDriverThread { stopped.wait() }
     }
+
+    /// Whether the caller runs on the driver thread (where transfers complete).
+    var isDriverThread: Bool { pthread_self() == driverThread.load(ordering: .acquiring) }
 
     /// The driver thread's loop.
     private func run() {
+        driverThread.store(pthread_self(), ordering: .releasing)
         var driver = Driver(multi: handover.withLock { $0.multi }, settings: settings)
         while true {
             let (adds, removals, stop) = handover.withLock { handover in

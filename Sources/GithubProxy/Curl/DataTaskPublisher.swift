@@ -19,6 +19,8 @@ extension CurlHTTPClient {
     /// A publisher of the data and response of a request, on libcurl.
     ///
     /// The transfer starts on the first demand; cancelling the subscription aborts it at once.
+    /// The value and the completion arrive on the client's driver thread, one transfer's after
+    /// another's, as URLSession's on its serial delegate queue.
     public struct DataTaskPublisher: Publisher {
         public typealias Output = (data: Data, response: HTTPURLResponse)
         public typealias Failure = URLError
