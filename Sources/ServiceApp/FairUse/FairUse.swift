@@ -25,6 +25,9 @@ final class FairUse: Sendable {
     private let refusedForSessions = Counter(
         label: "fair_use_refused_sessions_total", dimensions: [("reason", "too_many_sessions")])
     private let throttledLookups = Counter(label: "fair_use_throttled_lookups_total", dimensions: [("scope", "client")])
+    /// `fair_use_tracked_clients`, set at each session admitted and each lookup charged (made
+    /// once: each of those would otherwise look it up in the registry).
+    private let trackedClients = Gauge(label: "fair_use_tracked_clients")
 
     init(
         resolver: ClientAddressResolver, origins: OriginPolicy, limiter: ClientLimiter,
@@ -47,7 +50,7 @@ final class FairUse: Sendable {
         }
         let client = resolver.client(of: request)
         let refusal = limiter.openSession(client)
-        Gauge(label: "fair_use_tracked_clients").record(limiter.count)
+        trackedClients.record(limiter.count)
         if let refusal { return tooManySessions(client, refusal) }
         let limiter = limiter
         guard let sharedSessions else { return .accept(onClose: { limiter.closeSession(client) }) }
@@ -92,7 +95,7 @@ final class FairUse: Sendable {
     /// Takes one upstream lookup from `client`'s bucket: nil when allowed, else seconds to wait.
     func spendLookup(_ client: String) -> Int? {
         let refusal = limiter.spendLookup(client)
-        Gauge(label: "fair_use_tracked_clients").record(limiter.count)
+        trackedClients.record(limiter.count)
         guard let refusal else { return nil }
         return refused(client, refusal)
     }
