@@ -6,7 +6,7 @@ import WebSocketPublishers
 
 /// The pipelines' scheduler of each event loop — its `EventLoopScheduler` with every timer
 /// measured (`TimerLatenessScheduler`) — made once per loop and shared by the sessions on it,
-/// instead of two type-erased schedulers per session.
+/// instead of two type-erased schedulers per session, with one type-erased box around the two.
 /// With an injected scheduler (a test scheduler), every session shares its measured wrapper.
 final class PipelineSchedulers: Sendable {
     private let record: @Sendable (Duration) -> Void
@@ -25,7 +25,7 @@ final class PipelineSchedulers: Sendable {
         if let shared { return shared }
         let key = ObjectIdentifier(loop)
         if let existing = made.withLock({ $0[key] }) { return existing }
-        let scheduler = TimerLatenessScheduler(base: loop.scheduler.eraseToAnyScheduler(), record: record).eraseToAnyScheduler()
+        let scheduler = TimerLatenessScheduler(base: loop.scheduler, record: record).eraseToAnyScheduler()
         // Two sessions may make one at once: the first stored is the one every session shares.
         return made.withLock { made in
             if let existing = made[key] { return existing }

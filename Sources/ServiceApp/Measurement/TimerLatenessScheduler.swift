@@ -4,11 +4,14 @@ import StreamCore
 /// The pipelines' scheduler with each one-shot timer measured: how late it fires against its
 /// deadline (`pipeline_timer_lateness_seconds`). Throttle windows, debounce delays and retry
 /// back-offs are such timers; immediate actions and repeating timers pass through unmeasured.
-struct TimerLatenessScheduler: Scheduler, Sendable {
+/// Generic over its base, so that a loop's scheduler is reached directly, not through a second
+/// type-erased box.
+struct TimerLatenessScheduler<Base: Scheduler & Sendable>: Scheduler, Sendable
+where Base.SchedulerTimeType == DispatchQueue.SchedulerTimeType, Base.SchedulerOptions == DispatchQueue.SchedulerOptions {
     typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
     typealias SchedulerOptions = DispatchQueue.SchedulerOptions
 
-    let base: AnySchedulerOf<DispatchQueue>
+    let base: Base
     /// Receives each timer's lateness (zero when it fired on time or early).
     let record: @Sendable (Duration) -> Void
 
