@@ -4,25 +4,32 @@ import Dispatch
 /// the throttle lets the field's value through (the end of its hold) to the `result` frame
 /// written, plus the input's own way from its frame to the throttle. Fed the pipeline's events
 /// in memory; an answer whose lookup went upstream (an `activity:true` came first) is not timed.
+///
+/// Times are kept as nanoseconds (`UInt64`), not `DispatchTime` and `Duration`: every instance
+/// of the pipeline carries one clock.
 struct CachedResultClock: Sendable, Equatable {
     enum State: Sendable, Equatable {
         /// No value is on its way.
         case idle
-        /// A value left the throttle at `since`; the input had taken `inputCost` to reach it.
-        case held(since: DispatchTime, inputCost: Duration)
+        /// A value left the throttle at `since` (uptime nanoseconds); the input had taken
+        /// `inputCost` nanoseconds to reach it.
+        case held(since: UInt64, inputCost: UInt64)
         /// The value being looked up went upstream.
         case upstream
     }
 
     private(set) var state = State.idle
-    /// What the latest input took from its frame to the throttle.
-    private var inputCost = Duration.zero
+    /// What the latest input took from its frame to the throttle, in nanoseconds.
+    private var inputCost: UInt64 = 0
 
     /// An input reached the throttle `cost` after its frame was read.
-    mutating func inputArrived(cost: Duration) { inputCost = cost }
+    mutating func inputArrived(cost: Duration) {
+        let (seconds, attoseconds) = cost.components
+        inputCost = cost <= .zero ? 0 : UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    }
 
     /// The throttle let a value through at `time`.
-    mutating func throttled(at time: DispatchTime) { state = .held(since: time, inputCost: inputCost) }
+    mutating func throttled(at time: DispatchTime) { state = .held(since: time.uptimeNanoseconds, inputCost: inputCost) }
 
     /// A lookup began upstream: its answer is not a cached one.
     mutating func wentUpstream() { state = .upstream }
@@ -32,7 +39,7 @@ struct CachedResultClock: Sendable, Equatable {
     mutating func resultWritten(at time: DispatchTime) -> Duration? {
         defer { state = .idle }
         guard case .held(let since, let inputCost) = state else { return nil }
-        let elapsed = time.uptimeNanoseconds >= since.uptimeNanoseconds ? time.uptimeNanoseconds - since.uptimeNanoseconds : 0
-        return .nanoseconds(Int64(clamping: elapsed)) + inputCost
+        let elapsed = time.uptimeNanoseconds >= since ? time.uptimeNanoseconds - since : 0
+        return .nanoseconds(Int64(clamping: elapsed &+ inputCost))
     }
 }

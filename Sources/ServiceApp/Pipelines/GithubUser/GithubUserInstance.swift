@@ -11,7 +11,9 @@ enum GithubUserInstance {
         quota: (any UpstreamQuota)?, output: PipelineInstance.Output, timer: CachedResultTimer? = nil
     ) -> PipelineInstance {
         let tracer = output.trace.map { PipelineTracer(scheduler: scheduler, send: $0) }
-        let write: @Sendable (GithubUserEvent) -> Void = { event in output.event(event.json) }
+        // Holds the event closure alone, not the whole output (an instance is mostly closures).
+        let send = output.event
+        let write: @Sendable (GithubUserEvent) -> Void = { event in send(event.json) }
         write(.hello(throttleMs: Int(throttle.wholeMilliseconds), minLength: minLength))
         let pipeline = GithubUserPipeline(
             client: client, throttle: .milliseconds(Int(throttle.wholeMilliseconds)), scheduler: scheduler, quota: quota, tracer: tracer,

@@ -32,38 +32,38 @@ final class GithubUserPipeline: Sendable {
         timer: (CachedResultTimer, afterWritten: @Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         write: @escaping @Sendable (GithubUserEvent) -> Void
     ) {
-        self.timer = timer?.0
+        let resultTimer = timer?.0
+        let afterWritten = timer?.afterWritten
+        self.timer = resultTimer
         var cancellables: [AnyCancellable] = []
+        // Each closure holds only what it uses: an idle instance is mostly these closures.
         activity.publisher
             .sink { active in
-                if active { timer?.0.wentUpstream() }
+                if active { resultTimer?.wentUpstream() }
                 write(.activity(active: active))
             }
             .store(in: &cancellables)
-        let written: @Sendable (LookupResult) -> Void = if let (resultTimer, afterWritten) = timer {
-            { result in
-                write(.result(result))
-                afterWritten { resultTimer.resultWritten() }
-            }
-        } else {
-            { result in write(.result(result)) }
-        }
         input
             .traced(Stage.input, tracer, on: scheduler)
             .throttle(for: throttle, scheduler: scheduler, latest: true)
             .traced(Stage.throttle, tracer, on: scheduler)
             .removeDuplicates()
             .traced(Stage.removeDuplicates, tracer, on: scheduler)
-            .map { [activity, timer = timer?.0] username in
+            .map { [activity] username in
                 // The value left the throttle just now (removeDuplicates passes it on in the same
                 // call): the timer's hold ends here, with no operator of its own per session.
-                timer?.throttled()
+                resultTimer?.throttled()
                 return client.retrieveGithubUser(username: username, activity: activity, quota: quota)
                     .traced(Stage.lookup, tracer, on: scheduler, describe: Self.traceValue)
             }
             .switchToLatest()
             .traced(Stage.switchToLatest, tracer, on: scheduler, describe: Self.traceValue)
-            .sink { [activity] result in activity.deliverInOrder { written(result) } }
+            .sink { [activity] result in
+                activity.deliverInOrder {
+                    write(.result(result))
+                    if let resultTimer, let afterWritten { afterWritten { resultTimer.resultWritten() } }
+                }
+            }
             .store(in: &cancellables)
         subscriptions.keep(cancellables)
     }
