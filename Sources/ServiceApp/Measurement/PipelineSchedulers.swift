@@ -5,8 +5,8 @@ import StreamCore
 import WebSocketPublishers
 
 /// The pipelines' scheduler of each event loop — its `EventLoopScheduler` with every timer
-/// measured (`TimerLatenessScheduler`) — made once per loop and shared by the sessions on it,
-/// instead of two type-erased schedulers per session, with one type-erased box around the two.
+/// measured (`TimerLatenessScheduler`), in one type-erased box — made once per loop and shared
+/// by the sessions on it, instead of two type-erased schedulers per session.
 /// With an injected scheduler (a test scheduler), every session shares its measured wrapper.
 final class PipelineSchedulers: Sendable {
     private let record: @Sendable (Duration) -> Void
