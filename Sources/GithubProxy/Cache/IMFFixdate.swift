@@ -9,7 +9,7 @@ enum IMFFixdate {
     /// `text`'s date, or nil when it is not an IMF-fixdate (surrounding spaces and tabs allowed).
     static func date(_ text: String) -> Date? {
         var text = text
-        return text.withUTF8 { parse(trimmed($0)) }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        return text.withUTF8 { parse($0.trimmingOptionalWhitespace()) }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// Seconds since 1970 of the 29 bytes `Www, DD Mon YYYY HH:MM:SS GMT`.
@@ -57,13 +57,6 @@ enum IMFFixdate {
 
     private static func matches(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         name.indices.allSatisfy { bytes[start + $0] == name[$0] }
-    }
-
-    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        let blank: (UInt8) -> Bool = { $0 == space || $0 == UInt8(ascii: "\t") }
-        let start = bytes.firstIndex(where: { !blank($0) }) ?? bytes.endIndex
-        let end = bytes.lastIndex(where: { !blank($0) }).map { $0 + 1 } ?? start
-        return UnsafeBufferPointer(rebasing: bytes[start..<max(start, end)])
     }
 
     private static let space = UInt8(ascii: " ")

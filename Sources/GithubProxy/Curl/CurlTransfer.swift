@@ -171,7 +171,11 @@ final class CurlTransfer: Sendable {
     /// as bytes: HTTP's separators and whitespace are ASCII.
     fileprivate func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         data.withMemoryRebound(to: UInt8.self, capacity: count) { start in
-            let line = Self.trimmed(UnsafeBufferPointer(start: start, count: count)[...])
+            var bytes = UnsafeBufferPointer(start: start, count: count)
+            while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+                bytes = UnsafeBufferPointer(rebasing: bytes.dropLast())
+            }
+            let line = bytes.trimmingOptionalWhitespace()
             if line.starts(with: "HTTP/".utf8) {
                 // A new response (after a redirect or 100 Continue): start over.
                 let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
@@ -183,21 +187,12 @@ final class CurlTransfer: Sendable {
                     state.received = fresh
                 }
             } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-                let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
-                let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+                let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]).trimmingOptionalWhitespace(), as: UTF8.self)
+                let value = String(decoding: UnsafeBufferPointer(rebasing: line[(colon + 1)...]).trimmingOptionalWhitespace(), as: UTF8.self)
                 state.withLock { $0.received.headers.append((name, value)) }
             }
         }
         return count
-    }
-
-    /// `bytes` without the spaces, tabs, CRs and LFs at either end.
-    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
-            return bytes[bytes.startIndex..<bytes.startIndex]
-        }
-        return bytes[first...last]
     }
 }
 
