@@ -24,8 +24,7 @@ struct CachedResultClock: Sendable, Equatable {
 
     /// An input reached the throttle `cost` after its frame was read.
     mutating func inputArrived(cost: Duration) {
-        let (seconds, attoseconds) = cost.components
-        inputCost = cost <= .zero ? 0 : UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        inputCost = cost > .zero ? UInt64(cost / .nanoseconds(1)) : 0
     }
 
     /// The throttle let a value through at `time`.
