@@ -12,4 +12,9 @@
 static inline int cepoll_set_timer_slack(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
 }
+
+/// The calling thread's timer slack in nanoseconds (`PR_GET_TIMERSLACK`), or -1 with `errno`.
+static inline long cepoll_timer_slack(void) {
+    return prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+}
 #endif

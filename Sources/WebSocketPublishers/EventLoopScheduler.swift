@@ -22,7 +22,8 @@ public struct EventLoopScheduler: Scheduler, Sendable {
 
     public var now: SchedulerTimeType { SchedulerTimeType(.now()) }
 
-    public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
+    /// The loop's timer slack: how late past its deadline an action may run.
+    public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(Int(loop.timerSlack / .nanoseconds(1))) }
 
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let action = SchedulerAction(action)

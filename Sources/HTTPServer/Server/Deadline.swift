@@ -8,10 +8,16 @@ struct Deadline: Sendable, Comparable {
 
     /// The uptime instant `duration` from now (a negative duration counts as zero).
     static func after(_ duration: Duration) -> Deadline {
-        let (seconds, attoseconds) = max(duration, .zero).components
-        let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-        return Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds &+ nanoseconds)
+        Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds &+ duration.nanosecondsClampedToZero)
     }
 
     static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.uptimeNanoseconds < rhs.uptimeNanoseconds }
+}
+
+extension Duration {
+    /// Whole nanoseconds, a negative duration counting as zero.
+    var nanosecondsClampedToZero: UInt64 {
+        let (seconds, attoseconds) = max(self, .zero).components
+        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    }
 }

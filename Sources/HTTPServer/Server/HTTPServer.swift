@@ -97,7 +97,7 @@ public final class HTTPServer: Sendable {
             configuration: configuration, router: setup.router, webSocketRoutes: setup.webSocketRoutes, logger: logger,
             errorResponse: setup.errorResponse
         )
-        let group = try EventLoopGroup(count: configuration.loopCount)
+        let group = try EventLoopGroup(count: configuration.loopCount, timerSlack: configuration.timerSlack)
         do {
             let listener = try Listener(
                 address: address, backlog: configuration.backlog, group: group,

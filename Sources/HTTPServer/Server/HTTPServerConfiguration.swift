@@ -8,6 +8,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// Event loops (one thread each); connections are spread over them. Default: the cores this
     /// process may use (`AvailableCores.count`).
     public var loopCount: Int
+    /// How long after its deadline a loop's timer (a pipeline's throttle, say) may fire, so that
+    /// timers due close together, or close to the next readable socket, share one wake-up of the
+    /// loop. Zero (the default): each fires at its deadline, as near as the kernel can.
+    public var timerSlack: Duration
     /// Connections beyond this are closed as soon as they are accepted.
     public var maxConnections: Int
     /// Request line, header and body limits (414/431/413).
@@ -24,7 +28,7 @@ public struct HTTPServerConfiguration: Sendable {
 
     public init(
         host: String = "0.0.0.0", port: UInt16 = 8080, backlog: Int32 = 1024,
-        loopCount: Int = AvailableCores.count, maxConnections: Int = 20_000,
+        loopCount: Int = AvailableCores.count, timerSlack: Duration = .zero, maxConnections: Int = 20_000,
         parserLimits: HTTPParserLimits = HTTPParserLimits(), requestReadTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(60), compression: Bool = true, drainTimeout: Duration = .seconds(10),
         webSocket: WebSocketConfiguration = WebSocketConfiguration()
@@ -33,6 +37,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.port = port
         self.backlog = backlog
         self.loopCount = loopCount
+        self.timerSlack = timerSlack
         self.maxConnections = maxConnections
         self.parserLimits = parserLimits
         self.requestReadTimeout = requestReadTimeout

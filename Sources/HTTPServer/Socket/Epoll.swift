@@ -123,12 +123,17 @@ struct Epoll: ~Copyable {
         return Int(count)
     }
 
-    /// Makes the calling thread's waits end at their timeout: the kernel otherwise lets an
-    /// `epoll_pwait2` sleep past it by its timer slack, 0.1 % of the timeout (0.5 ms on a 500 ms
-    /// throttle) and at least 50 µs. Called by the loop's thread as it starts.
-    static func waitWithoutSlack() {
-        _ = cepoll_set_timer_slack(1)
+    /// Lets the calling thread's waits end up to `nanoseconds` after their timeout (its timer
+    /// slack, at least 1 ns: the kernel's default is 50 µs, or 0.1 % of the timeout when that is
+    /// more, 0.5 ms on a 500 ms throttle). A wait that something else ends within that span
+    /// ends then instead, so timers due close to one another, or to the next readable socket,
+    /// share one wake-up. Called by the loop's thread as it starts.
+    static func setTimerSlack(nanoseconds: UInt64) {
+        _ = cepoll_set_timer_slack(UInt(clamping: max(1, nanoseconds)))
     }
+
+    /// The calling thread's timer slack, nanoseconds.
+    static var timerSlack: UInt64 { UInt64(clamping: cepoll_timer_slack()) }
 
     /// `epoll_wait`'s timeout for `nanoseconds`: whole milliseconds, rounded up (a wait never
     /// ends before its deadline), at most `Int32.max`.

@@ -25,6 +25,8 @@ public final class EventLoop: @unchecked Sendable {
     private let epoll: Epoll
     private let label: String
     private let sweepInterval: Duration
+    /// How long after its deadline a timer may fire (the loop thread's timer slack).
+    public let timerSlack: Duration
     private var nextSweep: UInt64 = 0
     private var handlers = IOHandlerTable()
     private var timed: [ObjectIdentifier: any TimedConnection] = [:]
@@ -41,11 +43,18 @@ public final class EventLoop: @unchecked Sendable {
     /// The lifecycle and the queued tasks.
     private let state = Locked(EventLoopStateMachine())
 
-    init(label: String, readBufferSize: Int = 64 * 1024, sweepInterval: Duration = .milliseconds(250)) throws(SocketError) {
+    /// `timerSlack`: how long after its deadline a timer may fire, so that timers due close
+    /// together, or close to the next readable socket, share one wake-up of the thread (zero:
+    /// each fires at its deadline, as near as the kernel can).
+    init(
+        label: String, readBufferSize: Int = 64 * 1024, sweepInterval: Duration = .milliseconds(250),
+        timerSlack: Duration = .zero
+    ) throws(SocketError) {
         epoll = try Epoll()
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
         self.label = label
         self.sweepInterval = sweepInterval
+        self.timerSlack = max(timerSlack, .zero)
     }
 
     deinit {
@@ -203,7 +212,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         pthread_setspecific(EventLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
-        Epoll.waitWithoutSlack()
+        Epoll.setTimerSlack(nanoseconds: timerSlack.nanosecondsClampedToZero)
         nextSweep = Deadline.after(sweepInterval).uptimeNanoseconds
         while true {
             let ready = epoll.wait(timeoutNanoseconds: waitTimeout()) { event in

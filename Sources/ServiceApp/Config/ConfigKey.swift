@@ -10,6 +10,7 @@ import Configuration
 /// that the names agree).
 enum ConfigKey: String, CaseIterable, Sendable {
     case host, port, githubApiUrl, throttleMs, minLength, logLevel, drainGracePeriodSeconds, drainTimeoutSeconds, maxConnections
+    case timerSlackMicroseconds
     case trustedProxies, allowedOrigins
     case redisUrl = "redis.url"
     case redisPoolSize = "redis.poolSize"

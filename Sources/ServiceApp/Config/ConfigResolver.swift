@@ -54,6 +54,8 @@ struct ConfigResolver: Sendable {
             .drainGracePeriodSeconds, default: defaults.drainGracePeriod, in: 0...600)
         config.drainTimeout = try reader.seconds(.drainTimeoutSeconds, default: defaults.drainTimeout, in: 0...600)
         config.maxConnections = try reader.integer(.maxConnections, default: defaults.maxConnections, in: 1...1_000_000)
+        config.timerSlack = .microseconds(try reader.integer(
+            .timerSlackMicroseconds, default: Int(defaults.timerSlack / .microseconds(1)), in: 0...100_000))
         config.http = try Self.httpLimits(reader, defaults.http)
         config.webSocket = try Self.webSocketLimits(reader, defaults.webSocket)
         config.upstream = try Self.upstreamTimeouts(reader, defaults.upstream)

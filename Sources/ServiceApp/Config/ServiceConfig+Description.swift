@@ -18,6 +18,7 @@ extension ServiceConfig: CustomStringConvertible {
             "drainGracePeriodSeconds": seconds(drainGracePeriod),
             "drainTimeoutSeconds": seconds(drainTimeout),
             "maxConnections": "\(maxConnections)",
+            "timerSlackMicroseconds": "\(Int(timerSlack / .microseconds(1)))",
             "configFile": "\(configFile ?? "none")",
             "http.maxHeaderBytes": "\(http.maxHeaderBytes)",
             "http.maxBodyBytes": "\(http.maxBodyBytes)",

@@ -7,7 +7,7 @@ extension ServiceConfig {
         limits.maxHeaderBytes = http.maxHeaderBytes
         limits.maxBodyBytes = http.maxBodyBytes
         return HTTPServerConfiguration(
-            host: host, port: UInt16(port), maxConnections: maxConnections, parserLimits: limits,
+            host: host, port: UInt16(port), timerSlack: timerSlack, maxConnections: maxConnections, parserLimits: limits,
             requestReadTimeout: http.headerReadTimeout, idleTimeout: http.keepAliveIdleTimeout,
             drainTimeout: drainTimeout,
             webSocket: WebSocketConfiguration(

@@ -11,12 +11,33 @@ import WebSocketPublishers
 final class EventLoopSchedulerTests: EventLoopTestCase {
     /// A loop whose deadline sweep comes only after an hour, so a timer that runs was woken for
     /// by its own deadline (the loop's wait times out at the earlier of the two).
-    private func makeLoop() throws -> EventLoop {
-        try makeLoop(label: "test.timers", sweep: .seconds(3600))
+    private func makeLoop(timerSlack: Duration = .zero) throws -> EventLoop {
+        try makeLoop(label: "test.timers", sweep: .seconds(3600), timerSlack: timerSlack)
     }
 
     func testActionsRunOnTheLoopInDeadlineOrderAndNeverEarly() throws {
-        let loop = try makeLoop()
+        try assertActionsRunInDeadlineOrderAndNeverEarly(on: makeLoop())
+    }
+
+    /// A loop's timer slack lets a timer fire late, never early, and keeps their order.
+    func testWithTimerSlackActionsStillRunInDeadlineOrderAndNeverEarly() throws {
+        try assertActionsRunInDeadlineOrderAndNeverEarly(on: makeLoop(timerSlack: .milliseconds(5)))
+    }
+
+    /// The slack is the loop thread's (the kernel's timer slack, which stretches its waits), and
+    /// the scheduler reports it as its minimum tolerance; without one the thread's is 1 ns, not
+    /// the kernel's default 50 µs.
+    func testTheLoopThreadWaitsWithItsTimerSlack() throws {
+        let precise = try makeLoop()
+        XCTAssertEqual(precise.sync { Epoll.timerSlack }, 1)
+        XCTAssertEqual(precise.scheduler.minimumTolerance, .nanoseconds(0))
+        let coalescing = try makeLoop(timerSlack: .microseconds(500))
+        XCTAssertEqual(coalescing.sync { Epoll.timerSlack }, 500_000)
+        XCTAssertEqual(coalescing.scheduler.minimumTolerance, .microseconds(500))
+        XCTAssertEqual(coalescing.timerSlack, .microseconds(500))
+    }
+
+    private func assertActionsRunInDeadlineOrderAndNeverEarly(on loop: EventLoop) {
         let scheduler = loop.scheduler
         let log = Log()
         let done = expectation(description: "the last timer ran")

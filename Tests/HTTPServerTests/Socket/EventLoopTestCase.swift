@@ -13,8 +13,10 @@ class EventLoopTestCase: XCTestCase {
     }
 
     /// A started loop, stopped after the test.
-    func makeLoop(label: String = "test.loop", sweep: Duration = .milliseconds(250)) throws -> EventLoop {
-        let loop = try EventLoop(label: label, sweepInterval: sweep)
+    func makeLoop(
+        label: String = "test.loop", sweep: Duration = .milliseconds(250), timerSlack: Duration = .zero
+    ) throws -> EventLoop {
+        let loop = try EventLoop(label: label, sweepInterval: sweep, timerSlack: timerSlack)
         loop.start()
         loops.append(loop)
         return loop

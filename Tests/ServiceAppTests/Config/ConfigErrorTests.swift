@@ -127,6 +127,8 @@ final class ConfigErrorTests: XCTestCase {
             (#"{"minLength": 40}"#, "minLength"),
             (#"{"throttleMs": -1}"#, "throttleMs"),
             (#"{"maxConnections": 0}"#, "maxConnections"),
+            (#"{"timerSlackMicroseconds": -1}"#, "timerSlackMicroseconds"),
+            (#"{"timerSlackMicroseconds": 100001}"#, "timerSlackMicroseconds"),
             (#"{"drainTimeoutSeconds": -0.5}"#, "drainTimeoutSeconds"),
             (#"{"http": {"maxHeaderBytes": 100}}"#, "http.maxHeaderBytes"),
             (#"{"http": {"keepAliveIdleTimeoutSeconds": 0}}"#, "http.keepAliveIdleTimeoutSeconds"),

@@ -73,6 +73,7 @@ final class ConfigPrecedenceTests: XCTestCase {
     func testFileOnlySettingsBeatDefaults() throws {
         let json = """
             {"minLength": 4, "logLevel": "DEBUG", "drainTimeoutSeconds": 2.5, "maxConnections": 7,
+             "timerSlackMicroseconds": 0,
              "http": {"maxHeaderBytes": 2048, "maxBodyBytes": 0, "headerReadTimeoutSeconds": 0.25,
                       "keepAliveIdleTimeoutSeconds": 3},
              "webSocket": {"maxMessageBytes": 125, "pingIntervalSeconds": 0, "idleTimeoutSeconds": 9,
@@ -89,6 +90,7 @@ final class ConfigPrecedenceTests: XCTestCase {
         expected.logLevel = .debug
         expected.drainTimeout = .milliseconds(2500)
         expected.maxConnections = 7
+        expected.timerSlack = .zero
         expected.http = .init(
             maxHeaderBytes: 2048, maxBodyBytes: 0, headerReadTimeout: .milliseconds(250),
             keepAliveIdleTimeout: .seconds(3))
