@@ -18,12 +18,16 @@ public struct EventLoopScheduler: Scheduler, Sendable {
     /// The loop the actions run on.
     public let loop: EventLoop
 
-    public init(loop: EventLoop) { self.loop = loop }
+    /// The loop's timer slack: how late past its deadline an action may run. Converted once
+    /// here: every `schedule(after:)` without a tolerance reads it.
+    public let minimumTolerance: SchedulerTimeType.Stride
+
+    public init(loop: EventLoop) {
+        self.loop = loop
+        minimumTolerance = .nanoseconds(Int(loop.timerSlack / .nanoseconds(1)))
+    }
 
     public var now: SchedulerTimeType { SchedulerTimeType(.now()) }
-
-    /// The loop's timer slack: how late past its deadline an action may run.
-    public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(Int(loop.timerSlack / .nanoseconds(1))) }
 
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let action = SchedulerAction(action)
