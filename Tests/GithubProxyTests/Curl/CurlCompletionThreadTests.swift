@@ -34,7 +34,7 @@ final class CurlCompletionThreadTests: FakeGithubTestCase {
     /// the driver thread itself: the shutdown does not wait for that thread (it would wait for
     /// ever), and the driver still frees the transfer's easy handle and stops.
     func testAClientReleasedByItsOwnCompletionStillFreesItsHandles() {
-        let baseline = CurlHTTPClient.liveEasyHandles
+        let baseline = easyHandleBaseline()
         let done = expectation(description: "answered")
         var cancellable: AnyCancellable?
         do {

@@ -9,7 +9,7 @@ import XCTest
 /// during the transfer — every curl easy handle is freed.
 final class EasyHandleLeakTests: FakeGithubTestCase {
     func testNoEasyHandleLeaksAfterTenThousandMixedLookups() {
-        let baseline = CurlHTTPClient.liveEasyHandles
+        let baseline = easyHandleBaseline()
         for n in 0..<20 {
             fake.update(FakeGithubUser(login: "found-\(n)", id: 1000 + n, name: nil, publicRepos: n))
             fake.update(FakeGithubUser(login: "slow-\(n)", id: 2000 + n, name: nil, publicRepos: n))

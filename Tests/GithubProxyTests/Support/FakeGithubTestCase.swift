@@ -73,6 +73,14 @@ class FakeGithubTestCase: XCTestCase {
         return box.value
     }
 
+    /// The baseline of an easy-handle leak check: the process's live handles once earlier tests'
+    /// transfers have let theirs go (a client released on its driver thread frees them there,
+    /// after its test has ended).
+    func easyHandleBaseline() -> Int {
+        waitUntil(timeout: 10) { CurlHTTPClient.liveEasyHandles == 0 }
+        return CurlHTTPClient.liveEasyHandles
+    }
+
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
     @discardableResult
     func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
