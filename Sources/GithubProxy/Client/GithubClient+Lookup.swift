@@ -38,8 +38,9 @@ extension GithubClient {
         if let result = freshResult(username: username, retries: retries) { return Just(result).eraseToAnyPublisher() }
         return Deferred { [self] () -> AnyPublisher<LookupResult, Never> in
             if let result = freshResult(username: username, retries: retries) { return Just(result).eraseToAnyPublisher() }
-            return userAnswer(login: username, activity: activity, quota: quota)
-                .retry(retries)
+            let answer = userAnswer(login: username, activity: activity, quota: quota)
+            // `retry(0)` would only add a stage that passes everything on.
+            return (retries > 0 ? answer.retry(retries).eraseToAnyPublisher() : answer)
                 .map { LookupResult(query: username, status: .found, users: [$0.value], stale: $0.source == .stale) }
                 .catch { Just(LookupResult(query: username, failure: $0)) }
                 .eraseToAnyPublisher()
@@ -135,7 +136,7 @@ extension GithubClient {
 
     /// The request for `login`, conditional when an ETag is known.
     func request(for login: String, etag: String?) -> URLRequest {
-        var request = apiRequest(url: configuration.baseURL.appendingPathComponent("users").appendingPathComponent(login))
+        var request = apiRequest(url: usersURL.appendingPathComponent(login))
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         return request
     }

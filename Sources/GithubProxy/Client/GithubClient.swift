@@ -81,6 +81,11 @@ public final class GithubClient: Sendable {
     let coalescer = RequestCoalescer<CachedAnswer<GithubUser>, GithubError>()
     let events: GithubClientEvents
     let random: @Sendable () -> Double
+    /// `apiRequest(url:)` without its URL: the headers set once, not per request (Foundation's
+    /// `setValue(_:forHTTPHeaderField:)` is costly on Linux).
+    private let requestTemplate: URLRequest
+    /// `baseURL/users`, the parent of every user lookup's URL.
+    let usersURL: URL
 
     var sharedCache: (any SharedResponseStore)? { replicas.cache }
     var sharedRateLimits: (any SharedRateLimitStore)? { replicas.rateLimits }
@@ -117,6 +122,15 @@ public final class GithubClient: Sendable {
         self.replicas = replicas
         self.events = events
         self.random = random
+        var template = URLRequest(url: configuration.baseURL)
+        template.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        template.setValue("application/vnd.github+json", forHTTPHeaderField: "Accept")
+        template.setValue("2022-11-28", forHTTPHeaderField: "X-GitHub-Api-Version")
+        if let token = configuration.token, !token.isEmpty {
+            template.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+        requestTemplate = template
+        usersURL = configuration.baseURL.appendingPathComponent("users")
     }
 
     /// The user `login` (see `userAnswer(login:)`), without where the answer came from.
@@ -126,13 +140,8 @@ public final class GithubClient: Sendable {
 
     /// A GET of `url` with the headers GitHub asks for, and the token when there is one.
     func apiRequest(url: URL) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/vnd.github+json", forHTTPHeaderField: "Accept")
-        request.setValue("2022-11-28", forHTTPHeaderField: "X-GitHub-Api-Version")
-        if let token = configuration.token, !token.isEmpty {
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        }
+        var request = requestTemplate
+        request.url = url
         return request
     }
 }
