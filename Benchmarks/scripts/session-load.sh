@@ -165,7 +165,7 @@ sample() {
     rss="$(vmrss_kb "$service_pid")"
     fds="$(ls "/proc/$service_pid/fd" | wc -l)"
     threads="$(awk '/^Threads:/ { print $2 }' "/proc/$service_pid/status")"
-    cpu="$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$service_pid/stat")"
+    cpu="$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$service_pid/stat")"
     sessions="$(curl -s "$service_url/metrics" | awk '/^websocket_sessions_open / { printf "%d", $2 }')"
     conns="$(curl -s "$service_url/metrics" | awk '/^http_connections_open / { printf "%d", $2 }')"
     upstream_open="$(curl -s "$stats_url" | python3 -c 'import json,sys; print(json.load(sys.stdin)["openConnections"])')"
