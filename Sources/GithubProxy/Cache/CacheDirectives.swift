@@ -26,19 +26,20 @@ public struct CacheDirectives: Equatable, Sendable {
     /// them up). Unknown directives are ignored; a malformed `max-age` counts as absent.
     public init(header: (String) -> String?) {
         for part in (header("Cache-Control") ?? "").split(separator: ",") {
-            let directive = part.trimmingCharacters(in: .whitespaces)
-            let pieces = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingOptionalWhitespace() }
             switch pieces.first?.lowercased() {
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "max-age":
-                if pieces.count == 2, let seconds = Int(pieces[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 {
-                    maxAge = seconds
-                }
+                guard pieces.count == 2 else { break }
+                var value = pieces[1]
+                while value.first == "\"" { value.removeFirst() }
+                while value.last == "\"" { value.removeLast() }
+                if let seconds = Int(value), seconds >= 0 { maxAge = seconds }
             default: break
             }
         }
-        age = header("Age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) }
+        age = header("Age").flatMap { Int($0.trimmingOptionalWhitespace()) }.map { max(0, $0) }
         date = header("Date").flatMap(IMFFixdate.date)
     }
 

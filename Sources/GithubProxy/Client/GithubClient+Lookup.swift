@@ -144,7 +144,7 @@ extension GithubClient {
     /// The status check and decoding of the seed's `tryMap` + `decode`, plus the cache and the
     /// rate limits.
     private func answer(
-        from data: Data, response: HTTPURLResponse, cached: ResponseCache<GithubUser>.Entry?, login: String
+        from data: Data, response: CurlResponseHead, cached: ResponseCache<GithubUser>.Entry?, login: String
     ) throws -> CachedAnswer<GithubUser> {
         let header = { (name: String) in response.value(forHTTPHeaderField: name) }
         let pause = readLimits(response, body: data, expected: "core")

@@ -79,7 +79,7 @@ extension GithubClient {
     }
 
     /// The status check and decoding of a search answer, plus the cache and the `search` budget.
-    private func searchPage(from data: Data, response: HTTPURLResponse, key: String) throws -> GithubSearchPage {
+    private func searchPage(from data: Data, response: CurlResponseHead, key: String) throws -> GithubSearchPage {
         let pause = readLimits(response, body: data, expected: "search")
         switch response.statusCode {
         case 200:

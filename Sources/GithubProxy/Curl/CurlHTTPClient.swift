@@ -49,7 +49,7 @@ public final class CurlHTTPClient: Sendable {
     /// on another thread, or the other transfers wait for it.
     func start(
         _ request: URLRequest,
-        completion: @escaping @Sendable (Result<(data: Data, response: HTTPURLResponse), URLError>) -> Void
+        completion: @escaping CurlTransfer.Completion
     ) -> CurlTransferToken {
         let transfer = CurlTransfer(request: request, maxResponseBytes: configuration.maxResponseBytes, completion: completion)
         multi.add(transfer)

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `cancel()` and `isCancelled`. Its mutable state is in one lock, which only that thread takes
 /// but for a cancel, so it is uncontended.
 final class CurlTransfer: Sendable {
-    typealias Completion = @Sendable (Result<(data: Data, response: HTTPURLResponse), URLError>) -> Void
+    typealias Completion = @Sendable (Result<(data: Data, head: CurlResponseHead), URLError>) -> Void
 
     /// The easy handle and what it has received so far.
     private struct State {
@@ -27,7 +27,7 @@ final class CurlTransfer: Sendable {
         var body = Data()
         var statusCode = 0
         var httpVersion = "HTTP/1.1"
-        var headers: [(String, String)] = []
+        var headers: [(name: String, value: String)] = []
         var exceededLimit = false
     }
 
@@ -130,11 +130,9 @@ final class CurlTransfer: Sendable {
             completion(.failure(URLError(.dataLengthExceedsMaximum, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])))
         } else if code != CURLE_OK {
             completion(.failure(CurlError.urlError(for: code, url: url)))
-        } else if let url, let response = HTTPURLResponse(
-            url: url, statusCode: received.statusCode, httpVersion: received.httpVersion,
-            headerFields: Dictionary(received.headers, uniquingKeysWith: { "\($0), \($1)" })
-        ) {
-            completion(.success((received.body, response)))
+        } else if let url {
+            let head = CurlResponseHead(url: url, statusCode: received.statusCode, httpVersion: received.httpVersion, fields: received.headers)
+            completion(.success((received.body, head)))
         } else {
             completion(.failure(URLError(.badServerResponse)))
         }

@@ -11,7 +11,7 @@ import FoundationNetworking
 struct UpstreamRequest<Value> {
     var request: URLRequest
     /// The seed's `tryMap` + `decode`, plus the cache: throws a `GithubError`.
-    var answer: (Data, HTTPURLResponse) throws -> Value
+    var answer: (Data, CurlResponseHead) throws -> Value
 }
 
 extension GithubClient {
@@ -34,9 +34,9 @@ extension GithubClient {
     /// and its outcome and duration for metrics (`ok` when the answer comes through).
     func transfer<Value>(_ upstream: UpstreamRequest<Value>) -> AnyPublisher<Value, GithubError> {
         let started = ContinuousClock.now
-        return http.dataTaskPublisher(for: upstream.request)
+        return http.responseHeadPublisher(for: upstream.request)
             .mapError(GithubError.init(urlError:))
-            .tryMap { data, response in try upstream.answer(data, response) }
+            .tryMap { data, head in try upstream.answer(data, head) }
             .mapError { $0 as? GithubError ?? .invalidResponse("\($0)") }
             .reportingOutcome(to: events, since: started)
             .eraseToAnyPublisher()
@@ -69,7 +69,7 @@ extension GithubClient {
 
     /// Reads the rate-limit headers of a response into the budget of the resource it names
     /// (`expected` when it names none), and shares them; returns the pause it began, if any.
-    func readLimits(_ response: HTTPURLResponse, body: Data, expected: String) -> RateLimitBudget.Pause? {
+    func readLimits(_ response: CurlResponseHead, body: Data, expected: String) -> RateLimitBudget.Pause? {
         let header = { (name: String) in response.value(forHTTPHeaderField: name)?.trimmingCharacters(in: .whitespaces) }
         let resource = header("x-ratelimit-resource") ?? expected
         let pause = rateLimits.budget(for: resource).read(statusCode: response.statusCode, header: header, body: body)
