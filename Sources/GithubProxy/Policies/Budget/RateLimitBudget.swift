@@ -75,9 +75,9 @@ public final class RateLimitBudget: Sendable {
     public func read(statusCode: Int, header: (String) -> String?, body: Data = Data()) -> Pause? {
         let now = now()
         // Everything read from the response before the lock (`header` is the caller's).
-        let retryAfter = header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let remaining = header("x-ratelimit-remaining").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let reset = header("x-ratelimit-reset").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+        let retryAfter = header("Retry-After").flatMap { Int($0.trimmingOptionalWhitespace()) }
+        let remaining = header("x-ratelimit-remaining").flatMap { Int($0.trimmingOptionalWhitespace()) }
+        let reset = header("x-ratelimit-reset").flatMap { TimeInterval($0.trimmingOptionalWhitespace()) }
             .map(Date.init(timeIntervalSince1970:))
         let limitedStatus = statusCode == 403 || statusCode == 429
         let secondary = limitedStatus && (retryAfter != nil || Self.mentionsSecondaryLimit(body))
