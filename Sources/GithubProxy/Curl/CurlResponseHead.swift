@@ -14,7 +14,8 @@ struct CurlResponseHead: Sendable {
     let url: URL
     let statusCode: Int
     let httpVersion: String
-    /// In the order received, names as sent.
+    /// In the order received, names as sent, values without optional whitespace at either end
+    /// (`CurlTransfer` trims it as each line arrives).
     let fields: [(name: String, value: String)]
 
     /// The value of the field `name`, compared case-insensitively (ASCII, as field names are);
@@ -36,19 +37,11 @@ struct CurlResponseHead: Sendable {
         )
     }
 
-    /// Whether two field names are equal ignoring ASCII case.
+    /// Whether two field names are equal ignoring ASCII case: only a letter may differ, and only
+    /// in case (bit 0x20).
     private static func sameName(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard x.count == y.count else { return false }
-                for index in x.indices where x[index] != y[index] {
-                    // Only a letter may differ, and only in case (bit 0x20).
-                    let lower = x[index] | 0x20
-                    guard lower == y[index] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
-                }
-                return true
-            }
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20))
         }
     }
 }

@@ -70,7 +70,7 @@ extension GithubClient {
     /// Reads the rate-limit headers of a response into the budget of the resource it names
     /// (`expected` when it names none), and shares them; returns the pause it began, if any.
     func readLimits(_ response: CurlResponseHead, body: Data, expected: String) -> RateLimitBudget.Pause? {
-        let header = { (name: String) in response.value(forHTTPHeaderField: name).map { String($0.trimmingOptionalWhitespace()) } }
+        let header = { (name: String) in response.value(forHTTPHeaderField: name) }
         let resource = header("x-ratelimit-resource") ?? expected
         let pause = rateLimits.budget(for: resource).read(statusCode: response.statusCode, header: header, body: body)
         if let pause { events.paused(resource: resource, pause: pause) }
