@@ -16,16 +16,21 @@ public final class CurlHTTPClient: Sendable {
         public var maxRedirects: Int
         public var maxResponseBytes: Int
         public var maxConnectionsPerHost: Int
+        /// Easy handles of ended transfers kept, reset, for the next ones (freed when the client
+        /// shuts down): a reused handle is not allocated and set up again.
+        public var spareEasyHandles: Int
 
         public init(
             connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(10),
-            maxRedirects: Int = 5, maxResponseBytes: Int = 4 * 1024 * 1024, maxConnectionsPerHost: Int = 32
+            maxRedirects: Int = 5, maxResponseBytes: Int = 4 * 1024 * 1024, maxConnectionsPerHost: Int = 32,
+            spareEasyHandles: Int = 16
         ) {
             self.connectTimeout = connectTimeout
             self.requestTimeout = requestTimeout
             self.maxRedirects = maxRedirects
             self.maxResponseBytes = maxResponseBytes
             self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.spareEasyHandles = spareEasyHandles
         }
     }
 
@@ -59,7 +64,8 @@ public final class CurlHTTPClient: Sendable {
     /// Whether the caller runs on this client's driver thread, where its transfers complete.
     var isDriverThread: Bool { multi.isDriverThread }
 
-    /// Easy handles currently allocated by every client in the process (for leak checks).
+    /// Easy handles currently allocated by every client in the process, those kept for reuse
+    /// included (for leak checks: a client that has shut down holds none).
     public static var liveEasyHandles: Int { easyHandles.load(ordering: .relaxed) }
 
     /// Easy handles alive now, in every client.

@@ -55,7 +55,7 @@ final class CurlMulti: Sendable {
             return true
         }
         if !accepted {
-            DispatchQueue.global().async { transfer.complete(CURLE_FAILED_INIT) }
+            DispatchQueue.global().async { transfer.complete(CURLE_FAILED_INIT, easy: nil) }
         }
     }
 
@@ -115,12 +115,19 @@ final class CurlMulti: Sendable {
     }()
 }
 
-/// What only the driver thread touches: the multi handle's transfers. A local of that thread.
+/// What only the driver thread touches: the multi handle's transfers, and the easy handles kept
+/// for reuse. A local of that thread.
 private struct Driver {
     let multi: UnsafeMutableRawPointer
     let settings: CurlHTTPClient.Configuration
     /// Transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// What each of them runs on, by transfer: its easy handle, and the header list handed to curl.
+    private var lent: [ObjectIdentifier: (easy: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?)] = [:]
+    /// Easy handles of ended transfers, reset, for the next ones: libcurl keeps a handle's
+    /// buffers across `curl_easy_reset`, so a reused handle costs no allocation and no set-up
+    /// but its options. At most `settings.spareEasyHandles`.
+    private var spare: [UnsafeMutableRawPointer] = []
 
     init(multi: UnsafeMutableRawPointer, settings: CurlHTTPClient.Configuration) {
         self.multi = multi
@@ -129,19 +136,26 @@ private struct Driver {
 
     mutating func attach(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
-        guard let easy = transfer.configure(settings) else {
-            transfer.complete(CURLE_FAILED_INIT)
-            transfer.cleanup()
+        guard let easy = spare.popLast() ?? Self.newHandle() else {
+            transfer.complete(CURLE_FAILED_INIT, easy: nil)
+            return
+        }
+        guard let headers = transfer.configure(settings, easy: easy) else {
+            recycle(easy)
+            transfer.complete(CURLE_FAILED_INIT, easy: nil)
             return
         }
         active[easy] = transfer
+        lent[ObjectIdentifier(transfer)] = (easy, headers)
         curl_multi_add_handle(multi, easy)
     }
 
     mutating func detach(_ transfer: CurlTransfer) {
-        guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
+        guard let (easy, headers) = lent.removeValue(forKey: ObjectIdentifier(transfer)) else { return }
+        active[easy] = nil
         curl_multi_remove_handle(multi, easy)
-        transfer.cleanup()
+        curl_slist_free_all(headers)
+        recycle(easy)
     }
 
     mutating func detachAll() {
@@ -156,9 +170,31 @@ private struct Driver {
         curl_multi_poll(multi, nil, 0, 1000, nil)
     }
 
-    /// Frees the multi handle (once every transfer has left it).
-    func cleanup() {
+    /// Frees the spare handles and the multi handle (once every transfer has left it).
+    mutating func cleanup() {
+        spare.forEach(Self.free)
+        spare = []
         curl_multi_cleanup(multi)
+    }
+
+    /// Keeps `easy` (out of the multi handle, its transfer done with it) for a later transfer,
+    /// reset to curl's defaults so that nothing of the last one carries over, or frees it when
+    /// enough are kept.
+    private mutating func recycle(_ easy: UnsafeMutableRawPointer) {
+        guard spare.count < settings.spareEasyHandles else { return Self.free(easy) }
+        curl_easy_reset(easy)
+        spare.append(easy)
+    }
+
+    private static func newHandle() -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else { return nil }
+        CurlHTTPClient.easyHandles.add(1, ordering: .relaxed)
+        return easy
+    }
+
+    private static func free(_ easy: UnsafeMutableRawPointer) {
+        curl_easy_cleanup(easy)
+        CurlHTTPClient.easyHandles.subtract(1, ordering: .relaxed)
     }
 
     private mutating func reportFinished() {
@@ -168,9 +204,11 @@ private struct Driver {
                   let transfer = active.removeValue(forKey: easy)
             else { continue }
             let result = message.pointee.data.result
+            let headers = lent.removeValue(forKey: ObjectIdentifier(transfer))?.headers
             curl_multi_remove_handle(multi, easy)
-            transfer.complete(result)
-            transfer.cleanup()
+            transfer.complete(result, easy: easy)
+            curl_slist_free_all(headers)
+            recycle(easy)
         }
     }
 }

@@ -7,18 +7,17 @@ import FoundationNetworking
 
 /// One request on one curl easy handle: set-up, the body and header callbacks, and completion.
 ///
-/// Created on any thread; from `configure(_:)` on, used by the multi handle's thread, except
+/// Created on any thread; from `configure(_:easy:)` on (the driver lends it an easy handle, and
+/// keeps the handle and the header list until it ends), used by the multi handle's thread, except
 /// `cancel()` and `isCancelled`. Its mutable state is in one lock, which only that thread takes
 /// but for a cancel, so it is uncontended.
 final class CurlTransfer: Sendable {
     typealias Completion = @Sendable (Result<(data: Data, head: CurlResponseHead), URLError>) -> Void
 
-    /// The easy handle and what it has received so far.
+    /// The completion, and what the transfer has received so far.
     private struct State {
         /// Nil once cancelled or completed.
         var completion: Completion?
-        var easy: UnsafeMutableRawPointer?
-        var headerList: UnsafeMutablePointer<curl_slist>?
         var received = Received()
     }
 
@@ -44,9 +43,6 @@ final class CurlTransfer: Sendable {
         state = Locked(State(completion: completion))
     }
 
-    /// The easy handle, from `configure(_:)` until `cleanup()`.
-    var easy: UnsafeMutableRawPointer? { state.withLock { $0.easy } }
-
     var isCancelled: Bool { state.withLock { $0.completion == nil } }
 
     /// Drops the completion; the multi thread then removes and frees the handle.
@@ -54,76 +50,56 @@ final class CurlTransfer: Sendable {
         state.withLock { $0.completion = nil }
     }
 
-    /// Creates and sets up the easy handle and returns it, or nil if curl could not be set up.
-    ///
-    /// The handle is made inside the lock, so that it is the state's from the start (setting
-    /// options calls none of the callbacks).
-    func configure(_ settings: CurlHTTPClient.Configuration) -> UnsafeMutableRawPointer? {
+    /// Sets up `easy` (a new handle, or one reset after an earlier transfer) for this request
+    /// and returns the header list it hands curl, which the caller frees
+    /// (`curl_slist_free_all`) once the handle has left the multi handle; nil if the request
+    /// cannot be handed to curl. Setting options calls none of the callbacks.
+    func configure(_ settings: CurlHTTPClient.Configuration, easy: UnsafeMutableRawPointer) -> UnsafeMutablePointer<curl_slist>? {
         guard let url = requestedURL else { return nil }
-        return state.withLock { state -> UnsafeMutableRawPointer? in
-            guard let easy = curl_easy_init() else { return nil }
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            CurlHTTPClient.easyHandles.add(1, ordering: .relaxed)
-            state.easy = easy
-            _ = ccurl_easy_setopt_string(easy, CURLOPT_URL, url)
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-            _ = ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, settings.maxRedirects)
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout / .milliseconds(1)))
-            let total = min(settings.requestTimeout / .milliseconds(1), request.timeoutInterval * 1000)
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, total)))
-            _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-            _ = ccurl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody)
-            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-            _ = ccurl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader)
-            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_URL, url)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout / .milliseconds(1)))
+        let total = min(settings.requestTimeout / .milliseconds(1), request.timeoutInterval * 1000)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, total)))
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        _ = ccurl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = ccurl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
 
-            let method = request.httpMethod ?? "GET"
-            if method == "HEAD" {
-                _ = ccurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
-            } else if method != "GET" {
-                _ = ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
-            }
-            if let data = request.httpBody {
-                _ = ccurl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, data.count)
-                var bytes = [UInt8](data)
-                bytes.withUnsafeMutableBytes {
-                    _ = ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress)
-                }
-            }
-            // An empty `Expect:` stops curl from waiting for 100-continue on bodies.
-            let fields = (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) } + [("Expect", "")]
-            for (name, value) in fields {
-                state.headerList = curl_slist_append(state.headerList, value.isEmpty ? "\(name);" : "\(name): \(value)")
-            }
-            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(state.headerList))
-            return easy
+        let method = request.httpMethod ?? "GET"
+        if method == "HEAD" {
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+        } else if method != "GET" {
+            _ = ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
         }
+        if let data = request.httpBody {
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, data.count)
+            var bytes = [UInt8](data)
+            bytes.withUnsafeMutableBytes {
+                _ = ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress)
+            }
+        }
+        // An empty `Expect:` stops curl from waiting for 100-continue on bodies.
+        let fields = (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) } + [("Expect", "")]
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in fields {
+            headerList = curl_slist_append(headerList, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
+        return headerList
     }
 
-    /// Frees the easy handle and header list (multi thread, after removal from the multi handle).
-    func cleanup() {
-        let (easy, headerList) = state.withLock { state in
-            defer {
-                state.easy = nil
-                state.headerList = nil
-            }
-            return (state.easy, state.headerList)
-        }
-        if let easy {
-            curl_easy_cleanup(easy)
-            CurlHTTPClient.easyHandles.subtract(1, ordering: .relaxed)
-        }
-        if let headerList { curl_slist_free_all(headerList) }
-    }
-
-    /// Reports the outcome (multi thread), unless cancelled.
-    func complete(_ code: CURLcode) {
-        guard let (completion, received, easy) = state.withLock({ state -> (Completion, Received, UnsafeMutableRawPointer?)? in
+    /// Reports the outcome (multi thread), unless cancelled; `easy` is the handle it ran on.
+    func complete(_ code: CURLcode, easy: UnsafeMutableRawPointer?) {
+        guard let (completion, received) = state.withLock({ state -> (Completion, Received)? in
             guard let completion = state.completion else { return nil }
             state.completion = nil
-            return (completion, state.received, state.easy)
+            return (completion, state.received)
         }) else { return }
         let url = effectiveURL(easy)
         if received.exceededLimit {
@@ -138,7 +114,7 @@ final class CurlTransfer: Sendable {
         }
     }
 
-    /// The URL the transfer ended at (after redirects); the easy handle is freed only after this.
+    /// The URL the transfer ended at (after redirects), read from its easy handle.
     private func effectiveURL(_ easy: UnsafeMutableRawPointer?) -> URL? {
         var pointer: UnsafeMutablePointer<CChar>?
         guard let easy, ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else {
