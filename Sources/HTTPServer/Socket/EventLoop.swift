@@ -256,18 +256,27 @@ public final class EventLoop: @unchecked Sendable {
         return next > now ? next - now : 0
     }
 
-    /// Runs the tasks queued so far; those they queue run on the next turn, after I/O. Returns
-    /// whether the loop ends (a stop was asked before these tasks were taken).
+    /// Runs the tasks queued so far, then those they queued, for at most `taskRounds` rounds:
+    /// what a task hands on (a stage's result to write) goes out in the same turn, without a
+    /// turn of its own, and a chain of tasks that keeps queueing still lets I/O in. Returns
+    /// whether the loop ends (a stop was asked before a round took its tasks).
     private func runTasks() -> Bool {
-        var batch: [@Sendable () -> Void] = []
-        swap(&batch, &spareTasks)
-        mustNotBlock = false
-        let exit = state.withLock { $0.takeTasks(swappingWith: &batch) }
-        for task in batch { task() }
-        batch.removeAll(keepingCapacity: true)
-        spareTasks = batch
-        return exit
+        for _ in 0..<Self.taskRounds {
+            var batch: [@Sendable () -> Void] = []
+            swap(&batch, &spareTasks)
+            mustNotBlock = false
+            let exit = state.withLock { $0.takeTasks(swappingWith: &batch) }
+            for task in batch { task() }
+            batch.removeAll(keepingCapacity: true)
+            spareTasks = batch
+            // Tasks from other threads queued meanwhile woke the loop; they wait for the next turn.
+            if exit || !mustNotBlock { return exit }
+        }
+        return false
     }
+
+    /// Rounds of tasks in one turn (see `runTasks`).
+    private static let taskRounds = 4
 
     /// Runs the timers due at `now` (those they schedule for `now` or earlier too).
     private func runTimers(now: UInt64) {

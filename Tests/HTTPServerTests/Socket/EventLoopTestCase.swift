@@ -21,4 +21,14 @@ class EventLoopTestCase: XCTestCase {
         loops.append(loop)
         return loop
     }
+
+    /// A connected pair of Unix stream sockets, the first non-blocking.
+    func socketPair() throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+            throw SocketError.lastError("socketpair")
+        }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        return (fds[0], fds[1])
+    }
 }

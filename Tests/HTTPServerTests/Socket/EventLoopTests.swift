@@ -126,15 +126,6 @@ final class EventLoopTests: EventLoopTestCase {
             Result { () throws(SocketError) in try loop.reregister(descriptor, token: token, interest: interest) }
         }.get()
     }
-
-    private func socketPair() throws -> (Int32, Int32) {
-        var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
-            throw SocketError.lastError("socketpair")
-        }
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        return (fds[0], fds[1])
-    }
 }
 
 /// Strings appended from any thread.
