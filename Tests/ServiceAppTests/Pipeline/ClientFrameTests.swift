@@ -1,3 +1,4 @@
+import PipelineWire
 @testable import ServiceApp
 import XCTest
 
@@ -25,5 +26,29 @@ final class ClientFrameTests: XCTestCase {
                 continue
             }
         }
+    }
+
+    /// The byte-level reading of the usual frame agrees with the general parser wherever it
+    /// answers, and leaves every other text to it.
+    func testThePlainInputFrameReadsAsTheGeneralParserReadsIt() throws {
+        for value in ["", "hec", "héckj", "日本", "a b", "x\u{7F}y", "😀", "{", "}", "'", "/"] {
+            let text = #"{"type":"input","value":""# + value + #""}"#
+            XCTAssertEqual(ClientFrame.plainInput(text), value)
+            XCTAssertEqual(ClientFrame.plainInput(text), try XCTUnwrap(JSONObjectStrings(text))["value"])
+            XCTAssertEqual(ClientFrame(text: text), .input(value))
+        }
+        let others = [
+            #"{"type":"input","value":"a\"b"}"#, #"{"type":"input","value":"a\\b"}"#, #"{"type":"input","value":"\u0041"}"#,
+            "{\"type\":\"input\",\"value\":\"a\tb\"}", #"{"type":"input","value":"a","value":"b"}"#,
+            #"{"type":"input","value":"a"} "#, #" {"type":"input","value":"a"}"#, #"{"value":"a","type":"input"}"#,
+            #"{"type":"input","value":""#, #"{"type":"input","value":"}"#, #"{"type":"input","value":3}"#,
+        ]
+        for text in others {
+            XCTAssertNil(ClientFrame.plainInput(text), text)
+        }
+        XCTAssertEqual(ClientFrame(text: #"{"type":"input","value":"a\"b"}"#), .input("a\"b"))
+        XCTAssertEqual(ClientFrame(text: #"{"type":"input","value":"\u0041"}"#), .input("A"))
+        XCTAssertEqual(ClientFrame(text: #"{"value":"a","type":"input"}"#), .input("a"))
+        XCTAssertEqual(ClientFrame(text: #"{"type":"input","value":"a","value":"b"}"#), .input("a"))
     }
 }
