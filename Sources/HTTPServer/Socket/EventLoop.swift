@@ -93,12 +93,19 @@ public final class EventLoop: @unchecked Sendable {
     @discardableResult
     public func schedule(at deadline: DispatchTime, _ body: @escaping @Sendable () -> Void) -> LoopTimer {
         let timer = LoopTimer()
-        execute { [self] in
-            guard !timersEnded else { return }
-            // The loop's next wait times out for it (see `waitTimeout`).
-            timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
+        // On the loop (a throttle's or debounce's window), straight into the heap: no task.
+        if inLoop {
+            addTimer(deadline, timer, body)
+        } else {
+            enqueue { [self] in addTimer(deadline, timer, body) }
         }
         return timer
+    }
+
+    /// Queues a timer (on the loop); the loop's next wait times out for it (see `waitTimeout`).
+    private func addTimer(_ deadline: DispatchTime, _ timer: LoopTimer, _ body: @escaping @Sendable () -> Void) {
+        guard !timersEnded else { return }
+        timers.add(deadline: deadline.uptimeNanoseconds, timer: timer, action: body)
     }
 
     /// Runs `body` on the loop and waits for its result; must not be called on the loop.
