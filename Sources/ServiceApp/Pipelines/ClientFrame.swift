@@ -49,17 +49,18 @@ enum ClientFrame: Equatable {
     /// control character), read straight from its bytes: the general parser reads such a frame
     /// to the same value, at several times the cost. Nil for any other text.
     static func plainInput(_ text: String) -> String? {
-        let bytes = text.utf8
-        guard bytes.count >= plainPrefix.count + plainSuffix.count,
-              bytes.starts(with: plainPrefix), bytes.reversed().starts(with: plainSuffix.reversed())
-        else { return nil }
-        let start = bytes.index(bytes.startIndex, offsetBy: plainPrefix.count)
-        let end = bytes.index(bytes.endIndex, offsetBy: -plainSuffix.count)
-        let value = bytes[start..<end]
-        guard !value.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return nil }
-        return String(Substring(value))
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            let prefix = plainPrefix.count
+            guard bytes.count >= prefix + 2, bytes[bytes.count - 2] == UInt8(ascii: "\""),
+                  bytes[bytes.count - 1] == UInt8(ascii: "}"), bytes.starts(with: plainPrefix)
+            else { return nil }
+            let value = UnsafeBufferPointer(rebasing: bytes[prefix..<(bytes.count - 2)])
+            for byte in value where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return nil }
+            return String(decoding: value, as: UTF8.self)
+        }
     }
 
+    /// What precedes the value; `"}` follows it.
     private static let plainPrefix = Array(#"{"type":"input","value":""#.utf8)
-    private static let plainSuffix = Array(#""}"#.utf8)
 }
