@@ -120,10 +120,9 @@ final class CurlMulti: Sendable {
 private struct Driver {
     let multi: UnsafeMutableRawPointer
     let settings: CurlHTTPClient.Configuration
-    /// Transfers in the multi handle, by easy handle.
-    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    /// What each of them runs on, by transfer: its easy handle, and the header list handed to curl.
-    private var lent: [ObjectIdentifier: (easy: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?)] = [:]
+    /// Transfers in the multi handle, by the easy handle each runs on, with the header list it
+    /// handed curl.
+    private var active: [UnsafeMutableRawPointer: (transfer: CurlTransfer, headers: UnsafeMutablePointer<curl_slist>)] = [:]
     /// Easy handles of ended transfers, reset, for the next ones: libcurl keeps a handle's
     /// buffers across `curl_easy_reset`, so a reused handle costs no allocation and no set-up
     /// but its options. At most `settings.spareEasyHandles`.
@@ -145,21 +144,21 @@ private struct Driver {
             transfer.complete(CURLE_FAILED_INIT, easy: nil)
             return
         }
-        active[easy] = transfer
-        lent[ObjectIdentifier(transfer)] = (easy, headers)
+        active[easy] = (transfer, headers)
         curl_multi_add_handle(multi, easy)
     }
 
     mutating func detach(_ transfer: CurlTransfer) {
-        guard let (easy, headers) = lent.removeValue(forKey: ObjectIdentifier(transfer)) else { return }
+        // A cancel, rarer than a completion: found among the transfers in flight.
+        guard let (easy, entry) = active.first(where: { $0.value.transfer === transfer }) else { return }
         active[easy] = nil
         curl_multi_remove_handle(multi, easy)
-        curl_slist_free_all(headers)
+        curl_slist_free_all(entry.headers)
         recycle(easy)
     }
 
     mutating func detachAll() {
-        for transfer in active.values { detach(transfer) }
+        for (transfer, _) in active.values { detach(transfer) }
     }
 
     /// Runs the transfers, reports the finished ones, then waits for activity or a wake-up.
@@ -201,10 +200,9 @@ private struct Driver {
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                  let transfer = active.removeValue(forKey: easy)
+                  let (transfer, headers) = active.removeValue(forKey: easy)
             else { continue }
             let result = message.pointee.data.result
-            let headers = lent.removeValue(forKey: ObjectIdentifier(transfer))?.headers
             curl_multi_remove_handle(multi, easy)
             transfer.complete(result, easy: easy)
             curl_slist_free_all(headers)
