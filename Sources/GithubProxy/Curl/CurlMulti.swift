@@ -41,8 +41,8 @@ final class CurlMulti: Sendable {
         handover = Locked(Handover(multi: multi))
         self.settings = settings
         let thread = Thread { [self] in run() }
-        thread.name = "curl-multi"
         thread.start()
+        thread.name = "curl-multi"  // after `start`: Foundation on Linux gives the kernel the name of a started thread only
     }
 
     /// Starts `transfer`; after `shutdown` it fails at once (`CURLE_FAILED_INIT`), though never

@@ -132,8 +132,10 @@ public final class EventLoop: @unchecked Sendable {
         guard state.withLock({ $0.start() }) else { return }
         mustNotBlock = true  // tasks queued before the start sent no wake-up (the thread sees this write)
         let thread = Thread { [self] in run() }
-        thread.name = label  // the kernel keeps 15 bytes of a thread name (`top -H`, `ps -L`)
         thread.start()
+        // Named after `start` (Foundation on Linux gives the kernel the name of a started thread
+        // only), in the 15 bytes the kernel keeps (`top -H`, `ps -L`, perf): it refuses more.
+        thread.name = String(decoding: label.utf8.prefix(15), as: UTF8.self)
     }
 
     /// Stops the loop once the tasks queued so far have run and waits for its thread to end

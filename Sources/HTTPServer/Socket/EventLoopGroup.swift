@@ -8,8 +8,8 @@ public final class EventLoopGroup: Sendable {
     /// Counts the calls to `next()`; one word, so an atomic rather than a lock.
     private let handedOut = Atomic<UInt>(0)
 
-    /// Starts `count` loops (at least one), their threads named `label.N`, whose timers may
-    /// fire up to `timerSlack` after their deadlines (`EventLoop`'s).
+    /// Starts `count` loops (at least one), their threads named `label.N` (cut to the kernel's 15
+    /// bytes), whose timers may fire up to `timerSlack` after their deadlines (`EventLoop`'s).
     public init(count: Int, label: String = "http.loop", timerSlack: Duration = .zero) throws(SocketError) {
         var loops: [EventLoop] = []
         for index in 0..<max(1, count) {

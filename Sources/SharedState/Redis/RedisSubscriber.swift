@@ -41,8 +41,8 @@ public final class RedisSubscriber: Sendable {
             configuration: configuration, endpoint: endpoint, channel: channel, pingInterval: pingInterval, onMessage: onMessage)
         endpoint.observe { [weak state] in state?.reconnect() }
         let thread = Thread { [state] in state.run() }
-        thread.name = "redis.subscriber"
         thread.start()
+        thread.name = "redis.pubsub"  // after `start` (Foundation on Linux names started threads only); at most 15 bytes
     }
 
     deinit { state.stop() }

@@ -49,8 +49,8 @@ final class SentinelMonitor: Sendable {
         inbox = Locked(Inbox(wakeWriter: fds[1]))
         endpoint.onConnectionFailure { [weak self] in self?.post(.masterFailed) }
         let thread = Thread { [self] in run() }
-        thread.name = "redis.sentinel"
         thread.start()
+        thread.name = "redis.sentinel"  // after `start`: Foundation on Linux gives the kernel the name of a started thread only
     }
 
     /// Ends the thread (within a connect or command timeout at most).

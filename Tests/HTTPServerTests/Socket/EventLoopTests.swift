@@ -264,4 +264,17 @@ final class EventLoopGroupTests: XCTestCase {
         }
         XCTAssertEqual(Dictionary(grouping: handedOut.entries) { $0 }.values.map(\.count), [300, 300, 300])
     }
+
+    func testLoopThreadsCarryTheirNamesInTheKernelCutTo15Bytes() throws {
+        let group = try EventLoopGroup(count: 2, label: "test.group")
+        defer { group.stop() }
+        let long = try EventLoopGroup(count: 1, label: "a-label-longer-than-the-kernel-keeps")
+        defer { long.stop() }
+        // What `top -H`, `ps -L` and perf show: the kernel's name of the thread.
+        let kernelName: @Sendable () -> String = {
+            ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+        }
+        XCTAssertEqual(Set([group.next().sync(kernelName), group.next().sync(kernelName)]), ["test.group.0", "test.group.1"])
+        XCTAssertEqual(long.next().sync(kernelName), "a-label-longer-")
+    }
 }
