@@ -127,6 +127,16 @@ let package = Package(
                 "LatencyHistogram",
             ]
         ),
+        // The machine's floor under the service's timer lateness: a timer every millisecond on
+        // an event loop with nothing else to do (scripts/session-load.sh runs it beside the load).
+        .executableTarget(
+            name: "TimerProbe",
+            dependencies: [
+                .product(name: "HTTPServer", package: root),
+                .product(name: "Locking", package: root),
+                "LatencyHistogram",
+            ]
+        ),
         // The `/ws` github-user pipeline as a Swift developer would build it instead of the
         // service: Hummingbird 2 + hummingbird-websocket, OpenCombine on Dispatch queues, and
         // AsyncHTTPClient to the same FakeUpstream (scripts/session-load.sh with ANCHOR=1).

@@ -28,7 +28,10 @@
 #              SERVICE_BIN=path runs another ServiceApp binary; SERVICE_CONFIG=path gives it that
 #              config file as it is (e.g. an older build's config/service.json, from git show).
 #              The report ends with the server's own p50 / p99 per run (timer lateness, cached
-#              answers), from its /metrics histograms before and after the run (histogram-quantiles.py).
+#              answers), from its /metrics histograms before and after the run (histogram-quantiles.py),
+#              and the machine's floor beside it: TimerProbe, an event loop with nothing else to do
+#              (on the service's CPUs, with its timer slack) firing a timer every millisecond
+#              through the run, and how late those fired.
 #              ANCHOR=1: the same sessions against the service and against the anchor of the
 #                main job, Benchmarks' HummingbirdPipelineAnchor (Hummingbird 2 + OpenCombine +
 #                AsyncHTTPClient, the same FakeUpstream; its AsyncHTTPClient pool gets
@@ -50,6 +53,7 @@ SERVICE="${SERVICE_BIN:-$ROOT_DIR/.build/release/ServiceApp}"
 NAMES="${NAMES:-}" MAX_CONCURRENT="${MAX_CONCURRENT:-}" IDLE="${IDLE:-0}" MUX="${MUX:-0}" MUX_CONNECTIONS="${MUX_CONNECTIONS:-${SESSIONS:-1000}}"
 UPSTREAM="$BENCH_DIR/.build/release/FakeUpstream"
 LOAD="$BENCH_DIR/.build/release/SessionLoad"
+PROBE="$BENCH_DIR/.build/release/TimerProbe"
 ANCHOR="${ANCHOR:-0}"
 ANCHOR_PROGRAM="${ANCHOR_BIN:-$BENCH_DIR/.build/release/HummingbirdPipelineAnchor}"
 if [ "$ANCHOR" = 1 ]; then
@@ -60,12 +64,12 @@ fi
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     log "building release binaries"
     (cd "$ROOT_DIR" && swift build -c release --product ServiceApp >&2)
-    (cd "$BENCH_DIR" && swift build -c release --product FakeUpstream >&2 && swift build -c release --product SessionLoad >&2)
+    (cd "$BENCH_DIR" && swift build -c release --product FakeUpstream >&2 && swift build -c release --product SessionLoad >&2 && swift build -c release --product TimerProbe >&2)
     if [ "$ANCHOR" = 1 ] && [ -z "${ANCHOR_BIN:-}" ]; then
         (cd "$BENCH_DIR" && swift build -c release --product HummingbirdPipelineAnchor >&2)
     fi
 fi
-binaries=("$SERVICE" "$UPSTREAM" "$LOAD")
+binaries=("$SERVICE" "$UPSTREAM" "$LOAD" "$PROBE")
 [ "$ANCHOR" = 1 ] && binaries+=("$ANCHOR_PROGRAM")
 for binary in "${binaries[@]}"; do [ -x "$binary" ] || die "missing $binary (build it, or drop SKIP_BUILD)"; done
 
@@ -116,6 +120,8 @@ print(json.dumps(config, indent=2))
 PY
     service_cmd+=(--config "$tmp/service.json")
 fi
+# The loops' timer slack, for TimerProbe (500 µs, the service's default, when the file sets none).
+timer_slack_us="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("timerSlackMicroseconds", 500))' "${SERVICE_CONFIG:-$tmp/service.json}")"
 anchor_cmd=(${server_pin[@]+"${server_pin[@]}"} "$ANCHOR_PROGRAM" --host 127.0.0.1 --port 0 --github-api-url "$upstream_url" --throttle-ms "$THROTTLE_MS")
 [ -n "$MAX_CONCURRENT" ] && anchor_cmd+=(--upstream-connections "$MAX_CONCURRENT")
 
@@ -241,11 +247,15 @@ for run in $(seq "$RUNS"); do
     curl -s "$service_url/metrics" >"$tmp/metrics-run$run-before.txt"
     ${load_pin[@]+"${load_pin[@]}"} "$LOAD" "${run_args[@]}" "${common_args[@]}" --seed "$run" >"$tmp/run$run.json" &
     load_pid=$!
+    # The machine's floor beside it: an idle loop's timers, with the service's slack, on its CPUs.
+    ${server_pin[@]+"${server_pin[@]}"} "$PROBE" --duration "$DURATION" --slack-us "$timer_slack_us" >"$tmp/probe-run$run.json" &
+    probe_pid=$!
     run_bg sleep "$(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }')"
     sample "run $run, mid-load (t = $(awk -v r="$RAMP" -v d="$DURATION" 'BEGIN { print r + d / 2 }') s)"
     rc=0
     wait "$load_pid" || rc=$?
     [ "$rc" -eq 0 ] || { log "run $run: SessionLoad exit $rc"; status=1; }
+    wait "$probe_pid" || { log "run $run: TimerProbe failed"; status=1; }
     curl -s "$service_url/metrics" >"$tmp/metrics-run$run-after.txt"
     sample "run $run, sessions closed"
     run_bg sleep "$SETTLE"
@@ -299,6 +309,15 @@ for run in $(seq "$RUNS"); do
     quantile_args+=("$label" "$tmp/metrics-run$run-before.txt" "$tmp/metrics-run$run-after.txt")
 done
 python3 "$BENCH_DIR/scripts/histogram-quantiles.py" "${quantile_args[@]}"
+for run in $(seq "$RUNS"); do
+    [ -s "$tmp/probe-run$run.json" ] || continue
+    python3 - "run$run" "$timer_slack_us" "$tmp/probe-run$run.json" <<'PY'
+import json, sys
+label, slack, probe = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+print(f"| {label} | floor: an idle loop's timer lateness beside it (TimerProbe, slack {slack} µs; p99.9 {probe['p999Ms']:.3f}, "
+      f"max {probe['maxMs']:.3f}) | {probe['timers']} | {probe['p50Ms']:.3f} | {probe['p99Ms']:.3f} |")
+PY
+done
 [ -s "$tmp/idle.json" ] && printf '\nIdle sessions (load generator report): %s\n' "$(cat "$tmp/idle.json")"
 printf '\n| service process | VmRSS (KB) | open fds | fds − pooled upstream conns | threads | CPU (s, cumulative) | ws sessions open | HTTP conns open | upstream conns open |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
