@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Keep-alive `GET /healthz` on the service against nginx (`return 200` with the same body and
 # headers, as many workers as the service has event loops) and, when given, other builds of
-# the service and Hummingbird: `wrk -t2 -c64` on each in turn, ROUNDS times, alternating, so
-# that every server sees the same machine. For each run: requests/s and the server's CPU time
-# per request (user + system, from /proc/PID/stat before and after, summed over nginx's
-# master and workers), then the medians and the ratios to nginx. With Hummingbird, the same
+# the service and Hummingbird: `wrk -t2 -c64` on each in turn, ROUNDS times, alternating (the
+# order reversed every other round), so that every server sees the same machine. For each run:
+# requests/s and the server's CPU time per request (user + system, from /proc/PID/stat before
+# and after, summed over nginx's master and workers), then the medians, the ratios of the
+# medians to nginx, and each server's CPU per request over nginx's in the same round. With Hummingbird, the same
 # for WebSocket echo (`WebSocketClientBench -c 64 -s 32` on /ws/echo, the load generator of
 # lib.sh's ensure_loadgen): round trips/s, p99 and CPU per round trip, against Hummingbird.
 #
@@ -175,13 +176,24 @@ for i in "${!NAMES[@]}"; do
     run_bg timeout 30 ${load_pin[@]+"${load_pin[@]}"} wrk -t2 -c64 -d1s "${URLS[$i]}" >/dev/null || die "[${NAMES[$i]}] warm-up failed"
 done
 
+# round_order ROUND: the servers' indices, reversed in even rounds, so that no server always runs
+# first (or right after another) in a round: on a shared machine the position alone moves a figure.
+round_order() {
+    local indices=("${!NAMES[@]}")
+    if [ $(($1 % 2)) -eq 0 ]; then
+        for ((k = ${#indices[@]} - 1; k >= 0; k--)); do printf '%s ' "${indices[$k]}"; done
+    else
+        printf '%s ' "${indices[@]}"
+    fi
+}
+
 printf '| round | server | requests/s | CPU µs/request | of which system |\n|---:|---|---:|---:|---:|\n'
 for round in $(seq "$ROUNDS"); do
-    for i in "${!NAMES[@]}"; do
+    for i in $(round_order "$round"); do
         out="$(run "$i")" || exit 1
         read -r rps us sys_us <<<"$out"
         printf '| %s | %s | %s | %s | %s |\n' "$round" "${NAMES[$i]}" "$rps" "$us" "$sys_us"
-        printf '%s %s %s %s\n' "${NAMES[$i]}" "$rps" "$us" "$sys_us" >>"$tmp/results"
+        printf '%s %s %s %s %s\n' "${NAMES[$i]}" "$rps" "$us" "$sys_us" "$round" >>"$tmp/results"
     done
 done
 
@@ -192,18 +204,21 @@ pinning="nothing pinned"
 nginx_name="nginx-${WORKERS}w"
 printf '\nMedians over %s rounds (wrk -t2 -c64 -d%ss, %s loops/workers, %s, load average %s):\n\n' \
     "$ROUNDS" "$DURATION" "$WORKERS" "$pinning" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| server | requests/s | CPU µs/request | of which system | throughput vs nginx | CPU/request vs nginx |\n'
-printf '|---|---:|---:|---:|---:|---:|\n'
+printf '| server | requests/s | CPU µs/request | of which system | throughput vs nginx | CPU/request vs nginx | same-round CPU/request vs nginx: median [range] |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|\n'
 python3 - "$tmp/results" "$nginx_name" "${NAMES[@]}" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 anchor, names = sys.argv[2], sys.argv[3:]
 def median(name, column):
     return statistics.median(float(r[column]) for r in rows if r[0] == name)
+anchor_us = {r[4]: float(r[2]) for r in rows if r[0] == anchor}
 base_rps, base_us = median(anchor, 1), median(anchor, 2)
 for name in names:
     rps, us, sys_us = median(name, 1), median(name, 2), median(name, 3)
-    print(f"| {name} | {rps:,.0f} | {us:.2f} | {sys_us:.2f} | {rps / base_rps:.2f}x | {us / base_us:.2f}x |")
+    paired = [float(r[2]) / anchor_us[r[4]] for r in rows if r[0] == name]
+    spread = f"{statistics.median(paired):.2f}x [{min(paired):.2f}–{max(paired):.2f}]"
+    print(f"| {name} | {rps:,.0f} | {us:.2f} | {sys_us:.2f} | {rps / base_rps:.2f}x | {us / base_us:.2f}x | {spread} |")
 PY
 
 [ -n "$HUMMINGBIRD" ] || exit 0
@@ -212,7 +227,7 @@ ensure_loadgen
 printf '\n| round | server | round trips/s | p99 µs | CPU µs/round trip | of which system | load generator CPU µs/round trip |\n'
 printf '|---:|---|---:|---:|---:|---:|---:|\n'
 for round in $(seq "$ROUNDS"); do
-    for i in "${!NAMES[@]}"; do
+    for i in $(round_order "$round"); do
         [ -n "${WS_URLS[$i]}" ] || continue
         out="$(run_ws "$i")" || exit 1
         read -r rate p99 us sys_us loadgen_us <<<"$out"
